@@ -1,0 +1,13 @@
+package org.leafid.core;
+
+/** The worker id is not held, or its time reservation has run out: no snowflake ID is safe. */
+public final class WorkerIdUnavailableException extends LeafException {
+
+    public WorkerIdUnavailableException(String reason) {
+        super(reason);
+    }
+
+    public WorkerIdUnavailableException(String reason, Throwable cause) {
+        super(reason, cause);
+    }
+}

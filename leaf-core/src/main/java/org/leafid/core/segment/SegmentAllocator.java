@@ -1,0 +1,104 @@
+package org.leafid.core.segment;
+
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.leafid.core.UnknownTagException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one {@link SegmentIdGenerator} per tag that the store lists, and follows the store
+ * through {@link #refresh()}: rows inserted appear, rows deleted stop being served.
+ */
+public final class SegmentAllocator {
+
+    private static final Logger log = LoggerFactory.getLogger(SegmentAllocator.class);
+
+    private final SegmentStore store;
+    private final SegmentSettings settings;
+    private final InstantSource clock;
+    private final Executor loader;
+    private final Map<String, SegmentIdGenerator> generators = new ConcurrentHashMap<>();
+    private volatile boolean tagsLoaded;
+
+    public SegmentAllocator(SegmentStore store, SegmentSettings settings, InstantSource clock, Executor loader) {
+        this.store = store;
+        this.settings = settings;
+        this.clock = clock;
+        this.loader = loader;
+    }
+
+    /**
+     * The next ID of a tag.
+     *
+     * @throws UnknownTagException when the tag was not in the store at the last refresh
+     */
+    public long nextId(String tag) {
+        return generator(tag).nextId();
+    }
+
+    /** The generator the allocator keeps for a tag. */
+    public SegmentIdGenerator generator(String tag) {
+        SegmentIdGenerator generator = generators.get(tag);
+        if (generator == null) {
+            throw new UnknownTagException(tag);
+        }
+        return generator;
+    }
+
+    /**
+     * Reads the tag list from the store and adds or drops generators to match it.
+     *
+     * @return what changed
+     * @throws org.leafid.core.SegmentStoreException when the store cannot list its tags; the
+     *     tags already known keep serving
+     */
+    public Refresh refresh() {
+        Set<String> listed = new HashSet<>(store.tags());
+        List<String> added = new ArrayList<>();
+        List<String> removed = new ArrayList<>();
+        for (String tag : listed) {
+            generators.computeIfAbsent(tag, newTag -> {
+                added.add(newTag);
+                return newGenerator(newTag);
+            });
+        }
+        for (String tag : Set.copyOf(generators.keySet())) {
+            if (!listed.contains(tag)) {
+                generators.remove(tag);
+                removed.add(tag);
+            }
+        }
+        tagsLoaded = true;
+        if (!added.isEmpty() || !removed.isEmpty()) {
+            log.info("Tags refreshed: {} served, added {}, removed {}", generators.size(), added, removed);
+        }
+        return new Refresh(added, removed);
+    }
+
+    /** Whether the tag list has been read at least once. */
+    public boolean tagsLoaded() {
+        return tagsLoaded;
+    }
+
+    /** Each tag's buffer, sorted by tag. */
+    public Map<String, SegmentBufferView> views() {
+        Map<String, SegmentBufferView> views = new TreeMap<>();
+        generators.forEach((tag, generator) -> views.put(tag, generator.view()));
+        return views;
+    }
+
+    private SegmentIdGenerator newGenerator(String tag) {
+        return new SegmentIdGenerator(tag, store, settings.stepPolicy(), clock, loader, settings.loadWait());
+    }
+
+    /** Tags that a refresh added and removed. */
+    public record Refresh(List<String> added, List<String> removed) {}
+}

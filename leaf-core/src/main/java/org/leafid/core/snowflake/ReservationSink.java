@@ -1,0 +1,17 @@
+package org.leafid.core.snowflake;
+
+/**
+ * Where a holder records how far its reservation reaches (a cache file, a ZooKeeper node, a
+ * database row). Recording must be durable before it returns: the reservation is only used
+ * after it is recorded.
+ */
+@FunctionalInterface
+public interface ReservationSink {
+
+    /**
+     * Durably records that worker {@code workerId} may issue IDs until {@code reservedUntilMillis}.
+     *
+     * @throws RuntimeException when it could not be recorded; the holder then does not extend
+     */
+    void record(int workerId, long reservedUntilMillis);
+}

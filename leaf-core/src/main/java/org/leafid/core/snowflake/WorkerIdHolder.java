@@ -1,0 +1,27 @@
+package org.leafid.core.snowflake;
+
+/**
+ * Holds a worker id for this instance and keeps its time reservation ahead of the clock.
+ * Implemented per mechanism (local configuration, ZooKeeper, MySQL).
+ */
+public interface WorkerIdHolder extends AutoCloseable {
+
+    /**
+     * Acquires the worker id, waits (bounded) until the clock is past the reservation recorded
+     * for it, and records a new reservation before returning.
+     *
+     * @throws org.leafid.core.LeafException when the id cannot be held safely
+     */
+    void start();
+
+    /**
+     * The lease in force. Read on every ID, so it must be a plain volatile read.
+     *
+     * @throws org.leafid.core.WorkerIdUnavailableException before {@link #start()} or after {@link #close()}
+     */
+    WorkerLease lease();
+
+    /** Stops renewing and records the final reservation; the lease is not used afterwards. */
+    @Override
+    void close();
+}
