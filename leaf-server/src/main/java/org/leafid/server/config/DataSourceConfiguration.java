@@ -1,0 +1,75 @@
+package org.leafid.server.config;
+
+import com.alibaba.druid.pool.DruidDataSource;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.apache.ibatis.jdbc.ScriptRunner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
+
+/**
+ * The database of {@code leaf_alloc}: MySQL from {@code leaf.jdbc.*}, or, with no url, an H2
+ * file database under {@code leaf.data-dir} that is created with the sample tag.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "true", matchIfMissing = true)
+class DataSourceConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(DataSourceConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    DruidDataSource leafDataSource(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {
+        DruidDataSource pool = new DruidDataSource();
+        pool.setName("leaf");
+        if (jdbc.embedded()) {
+            Path dir = leaf.dataDir().toAbsolutePath().normalize();
+            Files.createDirectories(dir);
+            pool.setUrl("jdbc:h2:file:" + dir.resolve("leaf-db") + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE");
+            pool.setUsername("sa");
+            pool.setPassword("");
+            log.info("No leaf.jdbc.url: using the embedded H2 database in {}", dir);
+        } else {
+            pool.setUrl(jdbc.url());
+            pool.setUsername(jdbc.username());
+            pool.setPassword(jdbc.password());
+        }
+        pool.setInitialSize(0); // start even while the database is down; loads fail with 503 instead
+        pool.setMinIdle(1);
+        pool.setMaxActive(jdbc.poolSize());
+        pool.setMaxWait(jdbc.connectTimeout().toMillis());
+        pool.setConnectTimeout((int) jdbc.connectTimeout().toMillis());
+        pool.setSocketTimeout((int) jdbc.queryTimeout().toMillis());
+        pool.setValidationQuery("SELECT 1");
+        pool.setTestWhileIdle(true);
+        pool.setTestOnBorrow(false);
+        pool.setKeepAlive(true);
+        pool.setBreakAfterAcquireFailure(false);
+        pool.init();
+        if (jdbc.embedded()) {
+            createEmbeddedSchema(pool);
+        }
+        return pool;
+    }
+
+    private static void createEmbeddedSchema(DruidDataSource pool) throws SQLException, IOException {
+        try (Connection connection = pool.getConnection();
+                Reader script = new InputStreamReader(
+                        new ClassPathResource("db/h2-schema.sql").getInputStream(), StandardCharsets.UTF_8)) {
+            ScriptRunner runner = new ScriptRunner(connection);
+            runner.setLogWriter(null);
+            runner.setStopOnError(true);
+            runner.setAutoCommit(true);
+            runner.runScript(script);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package org.leafid.server.config;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * {@code leaf.segment.*}.
+ *
+ * @param enable segment mode on or off
+ * @param refreshInterval how often the tag list is re-read from {@code leaf_alloc}
+ * @param maxStep the dynamic step never doubles past this
+ * @param loadWait how long a request waits for the next block when the current one is spent
+ */
+@Validated
+@ConfigurationProperties("leaf.segment")
+public record SegmentProperties(
+        @DefaultValue("true") boolean enable,
+        @DefaultValue("60s") Duration refreshInterval,
+        @DefaultValue("1000000") @Min(1) @Max(Integer.MAX_VALUE) long maxStep,
+        @DefaultValue("1s") Duration loadWait) {
+
+    public SegmentProperties {
+        requirePositive("leaf.segment.refresh-interval", refreshInterval);
+        requirePositive("leaf.segment.load-wait", loadWait);
+    }
+
+    static void requirePositive(String key, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(key + " must be a positive duration: " + value);
+        }
+    }
+}

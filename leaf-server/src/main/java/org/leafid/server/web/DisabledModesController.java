@@ -1,0 +1,40 @@
+package org.leafid.server.web;
+
+import org.leafid.server.config.SegmentProperties;
+import org.leafid.server.config.SnowflakeProperties;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+/**
+ * Answers a switched-off mode's paths with a 404 that says it is switched off, rather than a
+ * bare "not found". An enabled mode's own controller maps its paths more specifically.
+ */
+@RestController
+class DisabledModesController {
+
+    private final boolean segmentEnabled;
+    private final boolean snowflakeEnabled;
+
+    DisabledModesController(SegmentProperties segment, SnowflakeProperties snowflake) {
+        this.segmentEnabled = segment.enable();
+        this.snowflakeEnabled = snowflake.enable();
+    }
+
+    @GetMapping("/api/segment/**")
+    void segment() {
+        if (!segmentEnabled) {
+            throw new ModeDisabledException("segment", "leaf.segment.enable");
+        }
+        throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No such segment endpoint");
+    }
+
+    @GetMapping("/api/snowflake/**")
+    void snowflake() {
+        if (!snowflakeEnabled) {
+            throw new ModeDisabledException("snowflake", "leaf.snowflake.enable");
+        }
+        throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No such snowflake endpoint");
+    }
+}

@@ -1,0 +1,118 @@
+package org.leafid.server.web;
+
+import java.net.URI;
+import org.leafid.core.ClockMovedBackwardsException;
+import org.leafid.core.LeafException;
+import org.leafid.core.LeafInterruptedException;
+import org.leafid.core.SegmentNotReadyException;
+import org.leafid.core.SegmentStoreException;
+import org.leafid.core.TagExhaustedException;
+import org.leafid.core.TimestampOverflowException;
+import org.leafid.core.UnknownTagException;
+import org.leafid.core.WorkerIdUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Turns every failure into RFC 9457 {@code application/problem+json} with a stable type and a
+ * detail a person can act on; never a stack trace. Spring MVC's own errors (unknown path, wrong
+ * method) come out the same way through {@link ResponseEntityExceptionHandler}.
+ */
+@RestControllerAdvice
+class ProblemHandler extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+    static final String TYPE_PREFIX = "urn:leaf:problem:";
+
+    @ExceptionHandler(InvalidKeyException.class)
+    ResponseEntity<ProblemDetail> invalidKey(InvalidKeyException e) {
+        return problem(HttpStatus.BAD_REQUEST, "invalid-key", e.getMessage(), 0);
+    }
+
+    @ExceptionHandler(UnknownTagException.class)
+    ResponseEntity<ProblemDetail> unknownTag(UnknownTagException e) {
+        return problem(HttpStatus.NOT_FOUND, "unknown-tag", "Tag '" + e.tag()
+                + "' is not in leaf_alloc; insert a row for it (tags are re-read every refresh interval)", 0);
+    }
+
+    @ExceptionHandler(ModeDisabledException.class)
+    ResponseEntity<ProblemDetail> modeDisabled(ModeDisabledException e) {
+        return problem(HttpStatus.NOT_FOUND, "mode-disabled", e.getMessage(), 0);
+    }
+
+    @ExceptionHandler(SegmentNotReadyException.class)
+    ResponseEntity<ProblemDetail> segmentNotReady(SegmentNotReadyException e) {
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "segment-not-ready", e.getMessage()
+                + "; the database is slow or unreachable, retry shortly", 1);
+    }
+
+    @ExceptionHandler(SegmentStoreException.class)
+    ResponseEntity<ProblemDetail> storeUnavailable(SegmentStoreException e) {
+        log.warn("Segment store failure answered with 503: {}", e.getMessage());
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable", "Tag '" + e.tag()
+                + "': its numbers are used up and the database could not be reached to reserve more", 1);
+    }
+
+    @ExceptionHandler(TagExhaustedException.class)
+    ResponseEntity<ProblemDetail> tagExhausted(TagExhaustedException e) {
+        log.error("{}: an operator must move the tag to a new one", e.getMessage());
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "tag-exhausted", e.getMessage()
+                + "; no more IDs can be issued for this tag", 0);
+    }
+
+    @ExceptionHandler(ClockMovedBackwardsException.class)
+    ResponseEntity<ProblemDetail> clockMovedBackwards(ClockMovedBackwardsException e) {
+        log.warn("Refused a snowflake ID: {}", e.getMessage());
+        long seconds = Math.max(1, (e.backwardsMillis() + 999) / 1000);
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "clock-moved-backwards", "The server clock moved back by "
+                + e.backwardsMillis() + " ms; no snowflake ID is issued until it catches up", seconds);
+    }
+
+    @ExceptionHandler(WorkerIdUnavailableException.class)
+    ResponseEntity<ProblemDetail> workerIdUnavailable(WorkerIdUnavailableException e) {
+        log.warn("Refused a snowflake ID: {}", e.getMessage());
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "worker-id-unavailable", e.getMessage(), 1);
+    }
+
+    @ExceptionHandler(TimestampOverflowException.class)
+    ResponseEntity<ProblemDetail> timestampOverflow(TimestampOverflowException e) {
+        log.error("Refused a snowflake ID: {}; check the clock and leaf.snowflake.twepoch", e.getMessage());
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "timestamp-out-of-range",
+                "The clock is outside the 41-bit range after leaf.snowflake.twepoch", 0);
+    }
+
+    @ExceptionHandler(LeafInterruptedException.class)
+    ResponseEntity<ProblemDetail> interrupted(LeafInterruptedException e) {
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "interrupted", "The server is shutting down", 1);
+    }
+
+    @ExceptionHandler(LeafException.class)
+    ResponseEntity<ProblemDetail> otherLeafFailure(LeafException e) {
+        log.error("Unmapped Leaf failure", e);
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "unavailable", "No ID could be issued", 1);
+    }
+
+    @ExceptionHandler(RuntimeException.class)
+    ResponseEntity<ProblemDetail> unexpected(RuntimeException e) {
+        log.error("Unexpected failure while serving a request", e);
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "An internal error occurred; see the server log",
+                0);
+    }
+
+    static ResponseEntity<ProblemDetail> problem(HttpStatus status, String type, String detail, long retryAfterSeconds) {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(status, detail);
+        body.setType(URI.create(TYPE_PREFIX + type));
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(status);
+        if (retryAfterSeconds > 0) {
+            response.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
+        }
+        return response.body(body);
+    }
+}
