@@ -115,11 +115,42 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
     }
 
     @Override
-    public void close() {
-        if (state.getAndSet(State.CLOSED) != State.STARTED) {
+    public void release(long lastIssuedMillis) {
+        WorkerLease last = lease;
+        if (!stop()) {
             return;
         }
+        // IDs up to lastIssuedMillis were issued, and the previous run's before validFrom: the
+        // next holder must start after both, and need not wait for more.
+        long until = Math.max(last.validFromMillis(), lastIssuedMillis + 1);
+        if (until >= last.reservedUntilMillis()) {
+            return;
+        }
+        try {
+            sink.record(workerId, until);
+            log.info("Worker id {} released; reservation shortened to {}, just past the last ID issued", workerId,
+                    until);
+        } catch (RuntimeException e) {
+            log.warn("Worker id {} released, but shortening its reservation failed ({}); it stays at {}, so the "
+                    + "next start may wait until then", workerId, e.toString(), last.reservedUntilMillis());
+        }
+    }
+
+    @Override
+    public void close() {
         WorkerLease last = lease;
+        if (stop()) {
+            log.info("Worker id {} released; its reservation until {} stays recorded", workerId,
+                    last.reservedUntilMillis());
+        }
+    }
+
+    /** Ends the lease and the renewals; false when it was not started or is already stopped. */
+    private boolean stop() {
+        if (!state.compareAndSet(State.STARTED, State.CLOSED)) {
+            state.set(State.CLOSED);
+            return false;
+        }
         lease = null;
         renewer.shutdownNow();
         try {
@@ -129,8 +160,7 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        log.info("Worker id {} released; its reservation until {} stays recorded", workerId,
-                last.reservedUntilMillis());
+        return true;
     }
 
     private void renewOrReport() {

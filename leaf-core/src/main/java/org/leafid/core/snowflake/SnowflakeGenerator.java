@@ -21,7 +21,10 @@ import org.leafid.core.WorkerIdUnavailableException;
  * compare-and-set, so an ID is taken exactly when its state transition wins, and no two
  * threads can compose the same ID.
  */
-public final class SnowflakeGenerator implements IdGenerator {
+public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
+
+    /** The state after {@link #close()}: no compare-and-set from an issuing state can follow it. */
+    private static final long CLOSED = -1L;
 
     /** Leaf starts each millisecond at a random sequence below this, so {@code id % n} spreads. */
     static final int START_OFFSET_BOUND = 100;
@@ -56,6 +59,9 @@ public final class SnowflakeGenerator implements IdGenerator {
             // 1. Read the state before the clock: then a timestamp behind it really is the clock
             //    going back, and a state that moves on after this read is caught by the CAS.
             long previous = last.get();
+            if (previous == CLOSED) {
+                throw new WorkerIdUnavailableException("The snowflake generator is closed; the server is stopping");
+            }
             long now = clock.millis();
             WorkerLease lease = holder.lease();
             long lastElapsed = previous >>> SEQUENCE_BITS;
@@ -82,6 +88,19 @@ public final class SnowflakeGenerator implements IdGenerator {
             if (last.compareAndSet(previous, next)) {
                 return layout.compose(next >>> SEQUENCE_BITS, lease.workerId(), next & MAX_SEQUENCE);
             }
+        }
+    }
+
+    /**
+     * Stops issuing and releases the worker id with the time of the last ID issued, so that the
+     * holder can record exactly how far IDs went. Swapping in {@code CLOSED} makes the state
+     * replaced the last one ever published.
+     */
+    @Override
+    public void close() {
+        long previous = last.getAndSet(CLOSED);
+        if (previous != CLOSED) {
+            holder.release(layout.twepoch() + (previous >>> SEQUENCE_BITS));
         }
     }
 

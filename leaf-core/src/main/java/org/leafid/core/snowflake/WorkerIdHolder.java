@@ -21,7 +21,17 @@ public interface WorkerIdHolder extends AutoCloseable {
      */
     WorkerLease lease();
 
-    /** Stops renewing and records the final reservation; the lease is not used afterwards. */
+    /**
+     * Gives the worker id back after its generator has stopped issuing, recording a reservation
+     * just past the last ID actually issued, so that a restart need not wait out the rest of the
+     * reservation; then closes.
+     *
+     * @param lastIssuedMillis the timestamp of the last ID issued with this holder's lease, or
+     *     any earlier time when none was
+     */
+    void release(long lastIssuedMillis);
+
+    /** Stops renewing and leaves the last recorded reservation as it is; the lease is not used afterwards. */
     @Override
     void close();
 }

@@ -1,0 +1,83 @@
+package org.leafid.core.testing;
+
+import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.snowflake.WorkerIdHolder;
+import org.leafid.core.snowflake.WorkerLease;
+
+/**
+ * A worker id holder whose lease the test sets directly, for generator tests that are not
+ * about how a lease is obtained. {@link #start()}, {@link #release} and {@link #close()} only
+ * track the state.
+ */
+public final class FixedWorkerIdHolder implements WorkerIdHolder {
+
+    private volatile WorkerLease lease;
+    private volatile boolean started;
+    private volatile boolean closed;
+    private volatile long releasedAt = -1;
+    private volatile long releasedAfterMillis = -1;
+
+    /** Holds {@code lease}; null holds nothing, so issuing fails as with an unheld id. */
+    public FixedWorkerIdHolder(WorkerLease lease) {
+        this.lease = lease;
+    }
+
+    /** Holds {@code workerId} for every time the layout can carry. */
+    public static FixedWorkerIdHolder forever(int workerId) {
+        return new FixedWorkerIdHolder(new WorkerLease(workerId, 0, Long.MAX_VALUE));
+    }
+
+    public void setLease(WorkerLease lease) {
+        this.lease = lease;
+    }
+
+    @Override
+    public void start() {
+        started = true;
+    }
+
+    @Override
+    public WorkerLease lease() {
+        WorkerLease current = lease;
+        if (current == null || closed) {
+            throw new WorkerIdUnavailableException("No worker id is held (test holder)");
+        }
+        return current;
+    }
+
+    @Override
+    public void release(long lastIssuedMillis) {
+        releasedAfterMillis = lastIssuedMillis;
+        closed = true;
+    }
+
+    /** Records the time it was released at, then closes. */
+    @Override
+    public void release(long lastIssuedMillis) {
+        releasedAt = lastIssuedMillis;
+        close();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    /** The time {@link #release} was given, or -1 when it was not called. */
+    public long releasedAt() {
+        return releasedAt;
+    }
+
+    /** The last issued time passed to {@link #release(long)}, or -1 when it was not called. */
+    public long releasedAfterMillis() {
+        return releasedAfterMillis;
+    }
+
+    public boolean started() {
+        return started;
+    }
+
+    public boolean closed() {
+        return closed;
+    }
+}

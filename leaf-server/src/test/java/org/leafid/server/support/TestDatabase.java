@@ -1,0 +1,211 @@
+package org.leafid.server.support;
+
+import com.alibaba.druid.pool.DruidDataSource;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.ibatis.jdbc.ScriptRunner;
+import org.junit.jupiter.api.Assumptions;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.mysql.MySQLContainer;
+
+/**
+ * The real MySQL-protocol database the integration tests use, found as DESIGN.md says:
+ * {@code LEAF_TEST_JDBC_URL} (with {@code _USER}, {@code _PASSWORD}); else a Testcontainers MySQL
+ * when Docker runs; else a MySQL/MariaDB on 127.0.0.1:3306 as root without password; else the
+ * test fails when {@code CI} is set and is skipped with a message otherwise.
+ */
+public final class TestDatabase {
+
+    private static final String LOCAL_SERVER = "jdbc:mysql://127.0.0.1:3306/";
+    private static final String LOCAL_DATABASE = "leaf_test";
+
+    private final String url;
+    private final String user;
+    private final String password;
+
+    private TestDatabase(String url, String user, String password) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+    }
+
+    /** Found once per test JVM, on first use (the JVM's lazy class initialisation). */
+    private static final class Shared {
+        static final TestDatabase INSTANCE = prepare();
+
+        private static TestDatabase prepare() {
+            TestDatabase database = locate();
+            database.runScript(repoFile("sql/leaf_alloc.sql"));
+            return database;
+        }
+    }
+
+    /** The database for this test run, with {@code leaf_alloc} created from {@code sql/leaf_alloc.sql}. */
+    public static TestDatabase get() {
+        return Shared.INSTANCE;
+    }
+
+    public String url() {
+        return url;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    /** The same database reached through {@code proxy} (which must relay to {@link #hostAndPort()}). */
+    public String urlThrough(TcpProxy proxy) {
+        String[] target = hostAndPort();
+        return url.replace("//" + target[0] + ":" + target[1] + "/", "//127.0.0.1:" + proxy.port() + "/");
+    }
+
+    /** Host and port of a {@code jdbc:mysql://host:port/db} or {@code jdbc:mariadb://…} url. */
+    public String[] hostAndPort() {
+        Matcher m = Pattern.compile("^jdbc:\\w+://([^:/]+):(\\d+)/").matcher(url);
+        if (!m.find()) {
+            throw new IllegalStateException("expected jdbc:<driver>://host:port/database, got " + url);
+        }
+        return new String[] {m.group(1), m.group(2)};
+    }
+
+    /** Properties that point a server at this database. */
+    public Map<String, Object> serverProperties() {
+        return Map.of("leaf.jdbc.url", url, "leaf.jdbc.username", user, "leaf.jdbc.password", password);
+    }
+
+    /** A new pool of its own, as another server instance would have. */
+    public DruidDataSource newPool() {
+        DruidDataSource pool = new DruidDataSource();
+        pool.setUrl(url);
+        pool.setUsername(user);
+        pool.setPassword(password);
+        pool.setMaxActive(8);
+        pool.setMaxWait(5_000);
+        pool.setValidationQuery("SELECT 1");
+        return pool;
+    }
+
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, user, password);
+    }
+
+    /** Inserts a tag with a name no other test uses and returns the name. */
+    public String newTag(String prefix, long maxId, int step) {
+        String tag = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+        insertTag(tag, maxId, step);
+        return tag;
+    }
+
+    public void insertTag(String tag, long maxId, int step) {
+        update("INSERT INTO leaf_alloc(biz_tag, max_id, step, description) VALUES (?, ?, ?, 'test')", tag, maxId, step);
+    }
+
+    public void deleteTag(String tag) {
+        update("DELETE FROM leaf_alloc WHERE biz_tag = ?", tag);
+    }
+
+    public long maxId(String tag) {
+        try (Connection connection = connect();
+                PreparedStatement select = connection.prepareStatement("SELECT max_id FROM leaf_alloc WHERE biz_tag = ?")) {
+            select.setString(1, tag);
+            try (var rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    throw new IllegalStateException("no row for " + tag);
+                }
+                return rows.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public void update(String sql, Object... parameters) {
+        try (Connection connection = connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** A file of the repository, found from the module directory Surefire runs in. */
+    public static Path repoFile(String relative) {
+        Path here = Path.of("").toAbsolutePath();
+        for (Path dir = here; dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve(relative);
+            if (Files.exists(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException(relative + " not found above " + here);
+    }
+
+    private void runScript(Path script) {
+        try (Connection connection = connect(); Reader reader = Files.newBufferedReader(script, StandardCharsets.UTF_8)) {
+            ScriptRunner runner = new ScriptRunner(connection);
+            runner.setLogWriter(null);
+            runner.setStopOnError(true);
+            runner.setAutoCommit(true);
+            runner.runScript(reader);
+        } catch (SQLException | IOException e) {
+            throw new IllegalStateException("could not run " + script + " on " + url, e);
+        }
+    }
+
+    private static TestDatabase locate() {
+        String url = System.getenv("LEAF_TEST_JDBC_URL");
+        if (url != null && !url.isBlank()) {
+            return new TestDatabase(url, envOr("LEAF_TEST_JDBC_USER", "root"), envOr("LEAF_TEST_JDBC_PASSWORD", ""));
+        }
+        if (dockerAvailable()) {
+            MySQLContainer mysql = new MySQLContainer("mysql:8.4");
+            mysql.start();
+            return new TestDatabase(mysql.getJdbcUrl(), mysql.getUsername(), mysql.getPassword());
+        }
+        try (Connection server = DriverManager.getConnection(LOCAL_SERVER + "?connectTimeout=2000", "root", "");
+                Statement statement = server.createStatement()) {
+            statement.executeUpdate("CREATE DATABASE IF NOT EXISTS " + LOCAL_DATABASE);
+            return new TestDatabase(LOCAL_SERVER + LOCAL_DATABASE, "root", "");
+        } catch (SQLException e) {
+            String how = "No MySQL-protocol database for the integration tests: set LEAF_TEST_JDBC_URL "
+                    + "(and LEAF_TEST_JDBC_USER, LEAF_TEST_JDBC_PASSWORD), start Docker, or run MySQL/MariaDB on "
+                    + "127.0.0.1:3306 with root and no password (" + e.getMessage() + ")";
+            if (System.getenv("CI") != null) {
+                throw new IllegalStateException(how, e);
+            }
+            Assumptions.abort(how);
+            throw new AssertionError("unreachable");
+        }
+    }
+
+    private static boolean dockerAvailable() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static String envOr(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null ? fallback : value;
+    }
+}
