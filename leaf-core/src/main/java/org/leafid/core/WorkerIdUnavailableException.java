@@ -1,7 +1,7 @@
 package org.leafid.core;
 
 /** The worker id is not held, or its time reservation has run out: no snowflake ID is safe. */
-public final class WorkerIdUnavailableException extends LeafException {
+public class WorkerIdUnavailableException extends LeafException {
 
     public WorkerIdUnavailableException(String reason) {
         super(reason);

@@ -114,17 +114,20 @@ public final class SegmentIdGenerator implements IdGenerator {
     }
 
     private CompletableFuture<Void> startLoadLocked() {
-        if (loading == null) {
-            CompletableFuture<Void> load = new CompletableFuture<>();
-            loading = load;
-            try {
-                loader.execute(() -> runLoad(load));
-            } catch (RejectedExecutionException e) {
-                loading = null;
-                load.completeExceptionally(e);
-            }
+        if (loading != null) {
+            return loading;
         }
-        return loading;
+        CompletableFuture<Void> load = new CompletableFuture<>();
+        loading = load;
+        try {
+            loader.execute(() -> runLoad(load));
+        } catch (RejectedExecutionException e) {
+            loading = null;
+            load.completeExceptionally(e);
+        }
+        // The local future, not the field: a loader that ran the task in this thread, or refused
+        // it, has already cleared the field.
+        return load;
     }
 
     private void runLoad(CompletableFuture<Void> load) {

@@ -14,4 +14,12 @@ public interface ReservationSink {
      * @throws RuntimeException when it could not be recorded; the holder then does not extend
      */
     void record(int workerId, long reservedUntilMillis);
+
+    /**
+     * Records the final reservation when the holder gives the id up; a recycling registry also
+     * returns the id to its pool here. By default the same as {@link #record}.
+     */
+    default void release(int workerId, long finalReservationMillis) {
+        record(workerId, finalReservationMillis);
+    }
 }

@@ -9,16 +9,19 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.Sleeper;
 import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.snowflake.WorkerIdRegistry.Registration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Holds a worker id that is already decided (by configuration or a registry) and keeps its time
- * reservation ahead of the clock: IDs may be issued at time t only while t is before the
- * recorded reserved-until time, so a restart, even with the clock stepped back, never reuses a
- * timestamp it may have issued.
+ * Holds the worker id a {@link WorkerIdRegistry} hands out and keeps its time reservation ahead
+ * of the clock: IDs may be issued at time t only while t is before the recorded reserved-until
+ * time, so a restart, even with the clock stepped back, never reuses a timestamp it may have
+ * issued.
  *
- * <p>Lifecycle {@code LATENT -> STARTED -> CLOSED}; the constructor does no I/O.
+ * <p>Lifecycle {@code LATENT -> STARTED -> CLOSED}; the constructor does no I/O. When the
+ * registry takes the id away ({@link WorkerIdLostException} from the sink), issuing stops at
+ * once and the next renewal registers again.
  */
 public final class ReservingWorkerIdHolder implements WorkerIdHolder {
 
@@ -26,40 +29,46 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
 
     private enum State { LATENT, STARTED, CLOSED }
 
-    private final int workerId;
-    private final long recordedReservation;
-    private final ReservationSink sink;
+    private final WorkerIdRegistry registry;
     private final InstantSource clock;
     private final Sleeper sleeper;
     private final Duration reportInterval;
     private final Duration maxStartWait;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+    /** The id in use; written by start and the renewer thread only. */
+    private volatile Registration registration;
     private volatile WorkerLease lease;
     private ScheduledExecutorService renewer;
 
-    /**
-     * @param recordedReservation the reserved-until time found for this id (0 when none): IDs
-     *     are issued only at or after it
-     */
-    public ReservingWorkerIdHolder(int workerId, long recordedReservation, ReservationSink sink,
-            InstantSource clock, Sleeper sleeper, Duration reportInterval, Duration maxStartWait) {
+    public ReservingWorkerIdHolder(WorkerIdRegistry registry, InstantSource clock, Sleeper sleeper,
+            Duration reportInterval, Duration maxStartWait) {
         if (reportInterval.isNegative() || reportInterval.isZero()) {
             throw new IllegalArgumentException("reportInterval must be positive: " + reportInterval);
         }
         if (maxStartWait.isNegative()) {
             throw new IllegalArgumentException("maxStartWait must not be negative: " + maxStartWait);
         }
-        this.workerId = workerId;
-        this.recordedReservation = recordedReservation;
-        this.sink = sink;
+        this.registry = registry;
         this.clock = clock;
         this.sleeper = sleeper;
         this.reportInterval = reportInterval;
         this.maxStartWait = maxStartWait;
-        if (workerId < 0 || workerId > SnowflakeLayout.MAX_WORKER_ID) {
-            throw new IllegalArgumentException("worker id must be in 0.." + SnowflakeLayout.MAX_WORKER_ID
-                    + ": " + workerId);
-        }
+    }
+
+    /**
+     * A holder of an id that is already decided.
+     *
+     * @param recordedReservation the reserved-until time found for this id (0 when none): IDs
+     *     are issued only at or after it
+     */
+    public ReservingWorkerIdHolder(int workerId, long recordedReservation, ReservationSink sink,
+            InstantSource clock, Sleeper sleeper, Duration reportInterval, Duration maxStartWait) {
+        this(fixed(new Registration(workerId, recordedReservation, sink)), clock, sleeper, reportInterval,
+                maxStartWait);
+    }
+
+    private static WorkerIdRegistry fixed(Registration registration) {
+        return () -> registration;
     }
 
     @Override
@@ -67,82 +76,103 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
             throw new IllegalStateException("worker id holder already started or closed: " + state.get());
         }
-        awaitClockPastRecordedReservation();
-        lease = new WorkerLease(workerId, recordedReservation, recordedReservation);
         try {
-            renew();
+            acquire();
         } catch (RuntimeException e) {
-            // Nothing was issued yet, so failing the start loses nothing.
-            lease = null;
-            state.set(State.CLOSED);
-            throw new WorkerIdUnavailableException("Could not record the first time reservation of worker id "
-                    + workerId + ": " + e.getMessage(), e);
+            state.set(State.CLOSED); // nothing was issued yet, so failing the start loses nothing
+            throw e;
         }
-        log.info("Worker id {} held; reservation until {} renewed every {} ms", workerId,
-                lease.reservedUntilMillis(), reportInterval.toMillis());
-        renewer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "leaf-worker-id-renewer");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long periodMillis = reportInterval.toMillis();
-        renewer.scheduleWithFixedDelay(this::renewOrReport, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        synchronized (this) {
+            // close() may have run while start() waited for the clock: then nothing stays held.
+            if (state.get() != State.STARTED) {
+                lease = null;
+                throw new WorkerIdUnavailableException("The worker id holder was closed while starting");
+            }
+            renewer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "leaf-worker-id-renewer");
+                thread.setDaemon(true);
+                return thread;
+            });
+            long periodMillis = reportInterval.toMillis();
+            renewer.scheduleWithFixedDelay(this::renewOrReport, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        }
     }
 
     @Override
     public WorkerLease lease() {
         WorkerLease current = lease;
         if (current == null) {
-            throw new WorkerIdUnavailableException("No worker id is held (state " + state.get() + ")");
+            throw new WorkerIdUnavailableException("No worker id is held (state " + state.get()
+                    + (state.get() == State.STARTED ? ", registering again" : "") + ")");
         }
         return current;
     }
 
     /**
      * Moves the reservation to {@code now + 2 x reportInterval}, never backwards, and publishes it
-     * only after the sink recorded it.
+     * only after the sink recorded it. Synchronized: a slower renewal must not record a smaller
+     * value after a faster one published a larger one.
      */
-    public void renew() {
+    public synchronized void renew() {
         WorkerLease current = lease();
         long wanted = clock.millis() + 2 * reportInterval.toMillis();
         long until = Math.max(current.reservedUntilMillis(), wanted);
-        sink.record(workerId, until);
+        registration.sink().record(current.workerId(), until);
         lease = current.extendedTo(until);
     }
 
+    /** The id held, or -1 while none is. */
     public int workerId() {
-        return workerId;
+        WorkerLease current = lease;
+        return current == null ? -1 : current.workerId();
     }
 
     @Override
     public void release(long lastIssuedMillis) {
         WorkerLease last = lease;
-        if (!stop()) {
+        if (!stop() || last == null) {
             return;
         }
-        // IDs up to lastIssuedMillis were issued, and the previous run's before validFrom: the
+        // IDs up to lastIssuedMillis were issued, and the previous holder's before validFrom: the
         // next holder must start after both, and need not wait for more.
-        long until = Math.max(last.validFromMillis(), lastIssuedMillis + 1);
-        if (until >= last.reservedUntilMillis()) {
-            return;
-        }
+        long until = Math.min(last.reservedUntilMillis(), Math.max(last.validFromMillis(), lastIssuedMillis + 1));
         try {
-            sink.record(workerId, until);
-            log.info("Worker id {} released; reservation shortened to {}, just past the last ID issued", workerId,
-                    until);
+            registration.sink().release(last.workerId(), until);
+            log.info("Worker id {} released; reservation recorded as {}, just past the last ID issued",
+                    last.workerId(), until);
         } catch (RuntimeException e) {
-            log.warn("Worker id {} released, but shortening its reservation failed ({}); it stays at {}, so the "
-                    + "next start may wait until then", workerId, e.toString(), last.reservedUntilMillis());
+            log.warn("Worker id {} released, but recording its final reservation failed ({}); the recorded one "
+                    + "stays, so the next start may wait until {}", last.workerId(), e.toString(),
+                    last.reservedUntilMillis());
         }
     }
 
     @Override
     public void close() {
         WorkerLease last = lease;
-        if (stop()) {
-            log.info("Worker id {} released; its reservation until {} stays recorded", workerId,
+        if (stop() && last != null) {
+            log.info("Worker id {} closed; its reservation until {} stays recorded", last.workerId(),
                     last.reservedUntilMillis());
         }
+    }
+
+    /** Registers, waits until the clock is past the recorded reservation, records a first one. */
+    private void acquire() {
+        Registration acquired = registry.register();
+        awaitClockPast(acquired);
+        registration = acquired;
+        WorkerLease first = new WorkerLease(acquired.workerId(), acquired.recordedReservationMillis(),
+                acquired.recordedReservationMillis());
+        long until = Math.max(first.reservedUntilMillis(), clock.millis() + 2 * reportInterval.toMillis());
+        try {
+            acquired.sink().record(acquired.workerId(), until);
+        } catch (RuntimeException e) {
+            throw new WorkerIdUnavailableException("Could not record the first time reservation of worker id "
+                    + acquired.workerId() + ": " + e.getMessage(), e);
+        }
+        lease = first.extendedTo(until);
+        log.info("Worker id {} held; reservation until {} renewed every {} ms", acquired.workerId(), until,
+                reportInterval.toMillis());
     }
 
     /** Ends the lease and the renewals; false when it was not started or is already stopped. */
@@ -152,9 +182,16 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
             return false;
         }
         lease = null;
-        renewer.shutdownNow();
+        ScheduledExecutorService running;
+        synchronized (this) {
+            running = renewer;
+        }
+        if (running == null) {
+            return true; // closed while start() waited; start() sees CLOSED and gives up
+        }
+        running.shutdownNow();
         try {
-            if (!renewer.awaitTermination(reportInterval.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!running.awaitTermination(reportInterval.toMillis(), TimeUnit.MILLISECONDS)) {
                 log.warn("Worker id renewer did not stop within {} ms", reportInterval.toMillis());
             }
         } catch (InterruptedException e) {
@@ -164,32 +201,51 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
     }
 
     private void renewOrReport() {
+        if (state.get() != State.STARTED) {
+            return;
+        }
+        if (lease == null) {
+            registerAgain();
+            return;
+        }
         try {
             renew();
+        } catch (WorkerIdLostException e) {
+            lease = null;
+            log.error("Worker id lost: {}. Snowflake IDs stop now; registering for a new worker id", e.getMessage());
         } catch (RuntimeException e) {
             WorkerLease current = lease;
             long until = current == null ? 0 : current.reservedUntilMillis();
             log.error("Could not record the time reservation of worker id {}: {}. Snowflake IDs stop at {} "
                     + "unless a later renewal succeeds; check the cache file's disk and the registry",
-                    workerId, e.toString(), until);
+                    workerId(), e.toString(), until);
         }
     }
 
-    private void awaitClockPastRecordedReservation() {
+    private void registerAgain() {
+        try {
+            acquire();
+        } catch (RuntimeException e) {
+            log.error("Registering for a new worker id failed: {}. Snowflake IDs stay stopped; retrying in {} ms",
+                    e.getMessage(), reportInterval.toMillis());
+        }
+    }
+
+    private void awaitClockPast(Registration acquired) {
+        long recorded = acquired.recordedReservationMillis();
         long waited = 0;
         long now = clock.millis();
-        while (now < recordedReservation) {
-            long ahead = recordedReservation - now;
+        while (now < recorded) {
+            long ahead = recorded - now;
             if (waited + ahead > maxStartWait.toMillis()) {
-                state.set(State.CLOSED);
-                throw new ReservationAheadOfClockException(workerId, recordedReservation, now, maxStartWait);
+                throw new ReservationAheadOfClockException(acquired.workerId(), recorded, now, maxStartWait);
             }
             log.info("Worker id {}: waiting {} ms for the clock to pass the recorded reservation {}",
-                    workerId, ahead, recordedReservation);
+                    acquired.workerId(), ahead, recorded);
             try {
                 sleeper.sleepMillis(ahead);
             } catch (InterruptedException e) {
-                state.set(State.CLOSED);
+                Thread.currentThread().interrupt();
                 throw new LeafInterruptedException("the clock to pass the recorded reservation", e);
             }
             waited += ahead;

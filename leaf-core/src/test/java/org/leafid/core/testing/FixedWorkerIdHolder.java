@@ -1,5 +1,6 @@
 package org.leafid.core.testing;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.leafid.core.WorkerIdUnavailableException;
 import org.leafid.core.snowflake.WorkerIdHolder;
 import org.leafid.core.snowflake.WorkerLease;
@@ -14,8 +15,8 @@ public final class FixedWorkerIdHolder implements WorkerIdHolder {
     private volatile WorkerLease lease;
     private volatile boolean started;
     private volatile boolean closed;
-    private volatile long releasedAt = -1;
     private volatile long releasedAfterMillis = -1;
+    private final AtomicInteger releases = new AtomicInteger();
 
     /** Holds {@code lease}; null holds nothing, so issuing fails as with an unheld id. */
     public FixedWorkerIdHolder(WorkerLease lease) {
@@ -45,16 +46,11 @@ public final class FixedWorkerIdHolder implements WorkerIdHolder {
         return current;
     }
 
+    /** Records the last issued time it was given, then closes. */
     @Override
     public void release(long lastIssuedMillis) {
         releasedAfterMillis = lastIssuedMillis;
-        closed = true;
-    }
-
-    /** Records the time it was released at, then closes. */
-    @Override
-    public void release(long lastIssuedMillis) {
-        releasedAt = lastIssuedMillis;
+        releases.incrementAndGet();
         close();
     }
 
@@ -63,14 +59,14 @@ public final class FixedWorkerIdHolder implements WorkerIdHolder {
         closed = true;
     }
 
-    /** The time {@link #release} was given, or -1 when it was not called. */
-    public long releasedAt() {
-        return releasedAt;
-    }
-
     /** The last issued time passed to {@link #release(long)}, or -1 when it was not called. */
     public long releasedAfterMillis() {
         return releasedAfterMillis;
+    }
+
+    /** How many times {@link #release(long)} was called. */
+    public int releaseCount() {
+        return releases.get();
     }
 
     public boolean started() {
