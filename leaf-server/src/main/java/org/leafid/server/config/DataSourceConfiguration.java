@@ -12,8 +12,8 @@ import java.sql.SQLException;
 import org.apache.ibatis.jdbc.ScriptRunner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ClassPathResource;
 
@@ -22,7 +22,7 @@ import org.springframework.core.io.ClassPathResource;
  * file database under {@code leaf.data-dir} that is created with the sample tag.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "true", matchIfMissing = true)
+@Conditional(LeafDatabaseNeeded.class)
 class DataSourceConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(DataSourceConfiguration.class);

@@ -1,19 +1,35 @@
 package org.leafid.server.config;
 
 import java.time.InstantSource;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.leafid.core.Sleeper;
+import org.leafid.core.snowflake.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.snowflake.WorkerIdHolder;
+import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.leafid.server.worker.InstanceAddress;
-import org.leafid.server.worker.local.LocalWorkerIdHolders;
+import org.leafid.server.worker.WorkerCacheFiles;
+import org.leafid.server.worker.WorkerIdHealthIndicator;
+import org.leafid.server.worker.jdbc.JdbcWorkerIdRegistry;
+import org.leafid.server.worker.local.LocalWorkerIdRegistry;
+import org.leafid.server.worker.local.LocalWorkerIds;
+import org.leafid.server.worker.zk.RecycleSweeper;
+import org.leafid.server.worker.zk.ZkPaths;
+import org.leafid.server.worker.zk.ZookeeperNormalRegistry;
+import org.leafid.server.worker.zk.ZookeeperRecycleRegistry;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-/** Snowflake mode: this instance's address, its worker-id holder and the generator. */
+/** Snowflake mode: this instance's address, its worker-id registry and holder, and the generator. */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "leaf.snowflake.enable", havingValue = "true", matchIfMissing = true)
 class SnowflakeConfiguration {
@@ -32,6 +48,11 @@ class SnowflakeConfiguration {
     }
 
     @Bean
+    WorkerCacheFiles workerCacheFiles(LeafProperties leaf, InstanceAddress instance) {
+        return new WorkerCacheFiles(leaf.dataDir(), leaf.name(), instance.port());
+    }
+
+    @Bean
     SnowflakeLayout snowflakeLayout(SnowflakeProperties properties, InstantSource leafClock) {
         SnowflakeLayout layout = new SnowflakeLayout(properties.twepoch());
         long now = leafClock.millis();
@@ -43,19 +64,108 @@ class SnowflakeConfiguration {
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
-    WorkerIdHolder workerIdHolder(SnowflakeProperties properties, LeafProperties leaf, InstanceAddress instance,
+    WorkerIdHolder workerIdHolder(WorkerIdRegistry workerIdRegistry, SnowflakeProperties properties,
             InstantSource leafClock, Sleeper leafSleeper) {
-        return switch (properties.mode()) {
-            case LOCAL -> LocalWorkerIdHolders.create(properties, leaf, instance, leafClock, leafSleeper);
-            case ZK_NORMAL, ZK_RECYCLE, MYSQL -> throw new IllegalArgumentException("leaf.snowflake.mode="
-                    + properties.mode().name().toLowerCase() + " is not available in this version; use local");
-        };
+        return new ReservingWorkerIdHolder(workerIdRegistry, leafClock, leafSleeper, properties.reportInterval(),
+                properties.maxStartWait());
     }
 
-    @Bean
+    /** Closing it (before the holder, which it depends on) records how far IDs really went. */
+    @Bean(destroyMethod = "close")
     SnowflakeGenerator snowflakeGenerator(SnowflakeLayout snowflakeLayout, WorkerIdHolder workerIdHolder,
             InstantSource leafClock, Sleeper leafSleeper, SnowflakeProperties properties) {
         return new SnowflakeGenerator(snowflakeLayout, workerIdHolder, leafClock, leafSleeper,
                 ThreadLocalRandom.current(), properties.maxBackwardsWait());
+    }
+
+    @Bean
+    WorkerIdHealthIndicator workerIdHealthIndicator(WorkerIdHolder workerIdHolder, InstantSource leafClock) {
+        return new WorkerIdHealthIndicator(workerIdHolder, leafClock);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "local", matchIfMissing = true)
+    static class Local {
+
+        @Bean
+        WorkerIdRegistry workerIdRegistry(SnowflakeProperties properties, InstanceAddress instance,
+                WorkerCacheFiles files) {
+            LocalWorkerIds ids = LocalWorkerIds.parse(properties.local().workIdMap(), properties.local().workerId());
+            return new LocalWorkerIdRegistry(ids, instance, files.local());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "mysql")
+    static class Mysql {
+
+        /** Row updates of renewals, off the renewing thread (see JdbcWorkerIdRegistry). */
+        @Bean(destroyMethod = "shutdownNow")
+        ExecutorService workerIdRowWriter() {
+            return Executors.newSingleThreadExecutor(new DaemonThreads("leaf-workerid-row"));
+        }
+
+        @Bean
+        WorkerIdRegistry workerIdRegistry(DataSource leafDataSource, JdbcProperties jdbc, InstanceAddress instance,
+                WorkerCacheFiles files, ExecutorService workerIdRowWriter) {
+            if (jdbc.embedded()) {
+                throw new IllegalArgumentException("leaf.jdbc.url must be set for leaf.snowflake.mode=mysql: worker "
+                        + "ids are rows of leaf_workerid_alloc in that database (sql/leaf_workerid_alloc.sql)");
+            }
+            return new JdbcWorkerIdRegistry(leafDataSource, instance, files.registry(), workerIdRowWriter);
+        }
+    }
+
+    /** The ZooKeeper client of the zk modes. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "leaf.snowflake.zk.address")
+    static class Zookeeper {
+
+        @Bean(initMethod = "start", destroyMethod = "close")
+        CuratorFramework leafZookeeper(SnowflakeProperties properties) {
+            SnowflakeProperties.Zk zk = properties.zk();
+            return CuratorFrameworkFactory.builder()
+                    .connectString(zk.address())
+                    .sessionTimeoutMs((int) zk.sessionTimeout().toMillis())
+                    .connectionTimeoutMs((int) zk.connectTimeout().toMillis())
+                    .retryPolicy(new ExponentialBackoffRetry(200, 3, 2_000))
+                    .build();
+        }
+
+        @Bean
+        ZkPaths zkPaths(LeafProperties leaf) {
+            return new ZkPaths(leaf.name());
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "zk_normal")
+        static class Normal {
+
+            @Bean
+            WorkerIdRegistry workerIdRegistry(CuratorFramework leafZookeeper, ZkPaths zkPaths,
+                    SnowflakeProperties properties, InstanceAddress instance, WorkerCacheFiles files) {
+                return new ZookeeperNormalRegistry(leafZookeeper, zkPaths, instance, files.registry(),
+                        properties.zk().connectTimeout());
+            }
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "zk_recycle")
+        static class Recycle {
+
+            @Bean
+            WorkerIdRegistry workerIdRegistry(CuratorFramework leafZookeeper, ZkPaths zkPaths,
+                    SnowflakeProperties properties, InstanceAddress instance) {
+                return new ZookeeperRecycleRegistry(leafZookeeper, zkPaths, instance,
+                        properties.zk().connectTimeout());
+            }
+
+            @Bean(initMethod = "start", destroyMethod = "close")
+            RecycleSweeper recycleSweeper(CuratorFramework leafZookeeper, ZkPaths zkPaths,
+                    SnowflakeProperties properties) {
+                return new RecycleSweeper(leafZookeeper, zkPaths, properties.recycle().lease(),
+                        properties.recycle().sweepInterval());
+            }
+        }
     }
 }

@@ -30,7 +30,11 @@ public record SnowflakeProperties(
         @DefaultValue @Valid Local local,
         @DefaultValue("3s") Duration reportInterval,
         @DefaultValue("5s") Duration maxStartWait,
-        @DefaultValue("5ms") Duration maxBackwardsWait) {
+        @DefaultValue("5ms") Duration maxBackwardsWait,
+        @DefaultValue @Valid Recycle recycle) {
+
+    /** The least time between an instance stopping for want of heartbeats and its id being swept. */
+    public static final Duration RECYCLE_SAFETY_MARGIN = Duration.ofSeconds(10);
 
     public SnowflakeProperties {
         SegmentProperties.requirePositive("leaf.snowflake.report-interval", reportInterval);
@@ -41,10 +45,38 @@ public record SnowflakeProperties(
             throw new IllegalArgumentException(
                     "leaf.snowflake.max-backwards-wait must not be negative: " + maxBackwardsWait);
         }
+        if (enable && (mode == WorkerIdMode.ZK_NORMAL || mode == WorkerIdMode.ZK_RECYCLE)
+                && (zk.address() == null || zk.address().isBlank())) {
+            throw new IllegalArgumentException("leaf.snowflake.zk.address must be set for leaf.snowflake.mode="
+                    + mode.name().toLowerCase() + " (a ZooKeeper connect string such as 127.0.0.1:2181)");
+        }
+        // An instance stops issuing at most 2 x report-interval after its last heartbeat; its id
+        // may be swept only after the lease, so the lease must leave a margin beyond that.
+        Duration stopsAfter = reportInterval.multipliedBy(2);
+        if (recycle.lease().compareTo(stopsAfter.plus(RECYCLE_SAFETY_MARGIN)) < 0) {
+            throw new IllegalArgumentException("leaf.snowflake.recycle.lease (" + recycle.lease()
+                    + ") must be at least 2 x leaf.snowflake.report-interval + " + RECYCLE_SAFETY_MARGIN.toSeconds()
+                    + " s (" + stopsAfter.plus(RECYCLE_SAFETY_MARGIN) + ")");
+        }
     }
 
-    /** @param address ZooKeeper connect string, for the zk modes */
-    public record Zk(String address) {}
+    /**
+     * @param address ZooKeeper connect string, for the zk modes
+     * @param sessionTimeout ZooKeeper session timeout
+     * @param connectTimeout how long a start waits to reach ZooKeeper before using the cache file
+     */
+    public record Zk(
+            String address,
+            @DefaultValue("15s") Duration sessionTimeout,
+            @DefaultValue("3s") Duration connectTimeout) {}
+
+    /**
+     * @param lease a {@code zk_recycle} id whose heartbeat is older than this goes back to the pool
+     * @param sweepInterval how often each instance looks for such ids
+     */
+    public record Recycle(
+            @DefaultValue("30s") Duration lease,
+            @DefaultValue("5s") Duration sweepInterval) {}
 
     /**
      * @param workIdMap JSON object {@code {"ip:port": workerId}}, as in Leaf

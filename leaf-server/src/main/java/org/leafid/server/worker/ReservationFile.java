@@ -1,6 +1,7 @@
 package org.leafid.server.worker;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,15 +12,18 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
+import java.util.Properties;
 import org.leafid.core.snowflake.ReservationSink;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The local cache of a worker id and its reservation: {@code {"workerId":N,"reservedUntil":MS}}.
- * Written atomically (temp file, fsync, rename), so a crash leaves the old or the new content,
- * never half of one.
+ * The local cache of a worker id and its reservation: {@code {"workerId":N,"reservedUntil":MS}}
+ * in a {@code .json} file ({@code local} mode), or Leaf's {@code workerID=N} plus
+ * {@code reservedUntil=MS} in a {@code .properties} file (ZooKeeper and MySQL modes). Written
+ * atomically (temp file, fsync, rename), so a crash leaves the old or the new content, never
+ * half of one.
  */
 public final class ReservationFile implements ReservationSink {
 
@@ -33,6 +37,10 @@ public final class ReservationFile implements ReservationSink {
         return path;
     }
 
+    private boolean properties() {
+        return path.getFileName().toString().endsWith(".properties");
+    }
+
     /** What the file holds, or empty when there is no file. */
     public Optional<Recorded> read() {
         if (!Files.exists(path)) {
@@ -43,6 +51,9 @@ public final class ReservationFile implements ReservationSink {
             json = Files.readString(path, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read worker-id cache " + path, e);
+        }
+        if (properties()) {
+            return Optional.of(parseProperties(json));
         }
         JsonNode root;
         try {
@@ -58,6 +69,17 @@ public final class ReservationFile implements ReservationSink {
         return Optional.of(new Recorded(id.asInt(), until.asLong()));
     }
 
+    private Recorded parseProperties(String content) {
+        Properties values = new Properties();
+        try {
+            values.load(new StringReader(content));
+            return new Recorded(Integer.parseInt(values.getProperty("workerID", "").trim()),
+                    Long.parseLong(values.getProperty("reservedUntil", "").trim()));
+        } catch (IOException | NumberFormatException e) {
+            throw invalid(content, e);
+        }
+    }
+
     private IllegalStateException invalid(String content, Throwable cause) {
         return new IllegalStateException("Worker-id cache " + path + " is not valid (" + content.strip()
                 + "); restore it, or delete it only once the clock is past any time this instance issued IDs at",
@@ -66,7 +88,9 @@ public final class ReservationFile implements ReservationSink {
 
     @Override
     public void record(int workerId, long reservedUntilMillis) {
-        String json = "{\"workerId\":" + workerId + ",\"reservedUntil\":" + reservedUntilMillis + "}\n";
+        String json = properties()
+                ? "workerID=" + workerId + "\nreservedUntil=" + reservedUntilMillis + "\n"
+                : "{\"workerId\":" + workerId + ",\"reservedUntil\":" + reservedUntilMillis + "}\n";
         try {
             Files.createDirectories(path.getParent());
             Path temp = path.resolveSibling(path.getFileName() + ".tmp");

@@ -48,11 +48,12 @@ public final class TestDatabase {
         private static TestDatabase prepare() {
             TestDatabase database = locate();
             database.runScript(repoFile("sql/leaf_alloc.sql"));
+            database.runScript(repoFile("sql/leaf_workerid_alloc.sql"));
             return database;
         }
     }
 
-    /** The database for this test run, with {@code leaf_alloc} created from {@code sql/leaf_alloc.sql}. */
+    /** The database for this test run, with the tables of {@code sql/} created. */
     public static TestDatabase get() {
         return Shared.INSTANCE;
     }

@@ -1,0 +1,201 @@
+package org.leafid.server.worker.zk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.leafid.core.Sleeper;
+import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.snowflake.ReservingWorkerIdHolder;
+import org.leafid.core.snowflake.SnowflakeGenerator;
+import org.leafid.core.snowflake.SnowflakeLayout;
+import org.leafid.core.testing.FakeClock;
+import org.leafid.server.worker.InstanceAddress;
+
+/**
+ * {@code zk_recycle} against a real ZooKeeper server (curator-test, in-process). Heartbeats and
+ * sweeps run on real time here, as they do in production, with short intervals.
+ */
+class ZookeeperRecycleRegistryTest {
+
+    private static final Duration REPORT_INTERVAL = Duration.ofMillis(300);
+    private static final Duration LEASE = Duration.ofSeconds(2);
+
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private TestingServer server;
+    private ZkPaths paths;
+
+    @BeforeEach
+    void startZookeeper() throws Exception {
+        server = new TestingServer(true);
+        paths = new ZkPaths("test-" + UUID.randomUUID());
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            resources.get(i).close();
+        }
+        server.close();
+    }
+
+    @Test
+    void twentyInstancesStartingTogetherGetTwentyDistinctIds() throws Exception {
+        ExecutorService starters = Executors.newFixedThreadPool(20);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Integer>> ids = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                InstanceAddress instance = new InstanceAddress("10.1.0." + i, 8080);
+                CuratorFramework client = client();
+                ids.add(starters.submit(() -> {
+                    go.await();
+                    return started(client, instance, InstantSource.system(), Sleeper.system()).workerId();
+                }));
+            }
+            go.countDown();
+            Set<Integer> distinct = ConcurrentHashMap.newKeySet();
+            for (Future<Integer> id : ids) {
+                distinct.add(id.get(60, TimeUnit.SECONDS));
+            }
+            assertThat(distinct).hasSize(20).allSatisfy(id -> assertThat(id).isBetween(0, 1023));
+        } finally {
+            starters.shutdownNow();
+        }
+    }
+
+    @Test
+    void heartbeatMovesTheNodesVersionAndTimestamp() throws Exception {
+        CuratorFramework client = client();
+        ReservingWorkerIdHolder holder = started(client, new InstanceAddress("10.1.1.1", 8080), InstantSource.system(),
+                Sleeper.system());
+        String node = paths.inUse(holder.workerId());
+        int firstVersion = client.checkExists().forPath(node).getVersion();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.checkExists().forPath(node).getVersion() > firstVersion);
+        assertThat(WorkerNode.parse(node, client.getData().forPath(node)).timestamp())
+                .isGreaterThan(System.currentTimeMillis());
+    }
+
+    @Test
+    void silentHolderIsSweptAfterTheLeaseAndTheNextTakerWaitsPastItsReservation() throws Exception {
+        ReservingWorkerIdHolder silent = started(client(), new InstanceAddress("10.1.2.1", 8080),
+                InstantSource.system(), Sleeper.system());
+        int id = silent.workerId();
+        long reservation = silent.lease().reservedUntilMillis();
+        silent.close(); // stops heartbeating without giving the id back, as a crash would
+        RecycleSweeper sweeper = new RecycleSweeper(client(), paths, LEASE, Duration.ofSeconds(1));
+
+        long started = System.nanoTime();
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> sweeper.sweep() == 1);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(
+                LEASE.minus(REPORT_INTERVAL.multipliedBy(2)));
+        assertThat(client().checkExists().forPath(paths.notInUse(id))).isNotNull();
+
+        // The next taker's clock is behind the recorded reservation: it waits past it.
+        FakeClock behind = new FakeClock(reservation - 3_000);
+        ReservingWorkerIdHolder next = started(client(), new InstanceAddress("10.1.2.2", 8080), behind, behind);
+        assertThat(next.workerId()).isEqualTo(id);
+        assertThat(next.lease().validFromMillis()).isEqualTo(reservation);
+        assertThat(behind.millis()).isGreaterThanOrEqualTo(reservation);
+    }
+
+    @Test
+    void holderCutOffFromZookeeperStopsIssuingBeforeItsIdCouldBeReusedAndResumesAfter() throws Exception {
+        ReservingWorkerIdHolder holder = started(client(), new InstanceAddress("10.1.3.1", 8080),
+                InstantSource.system(), Sleeper.system());
+        SnowflakeGenerator generator = new SnowflakeGenerator(new SnowflakeLayout(SnowflakeLayout.DEFAULT_TWEPOCH),
+                holder, InstantSource.system(), Sleeper.system(), new Random(3), Duration.ofMillis(5));
+        long before = generator.nextId();
+        long lastGoodHeartbeatAtLatest = System.currentTimeMillis();
+
+        server.stop();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            try {
+                generator.nextId();
+                return false;
+            } catch (WorkerIdUnavailableException e) {
+                return true;
+            }
+        });
+        long stoppedAt = System.currentTimeMillis();
+        // Stopped within 2 x report interval of its last heartbeat: long before the lease ends.
+        assertThat(stoppedAt - lastGoodHeartbeatAtLatest).isLessThan(LEASE.toMillis());
+        assertThat(holder.lease().reservedUntilMillis()).isLessThanOrEqualTo(stoppedAt);
+
+        server.restart();
+        long after = await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .ignoreException(WorkerIdUnavailableException.class).until(generator::nextId, id -> true);
+        assertThat(after).isGreaterThan(before);
+    }
+
+    @Test
+    void gracefulReleaseReturnsTheIdWithTheLastIssuedTime() throws Exception {
+        CuratorFramework client = client();
+        ReservingWorkerIdHolder holder = started(client, new InstanceAddress("10.1.4.1", 8080), InstantSource.system(),
+                Sleeper.system());
+        int id = holder.workerId();
+
+        holder.release(System.currentTimeMillis());
+
+        assertThat(client.checkExists().forPath(paths.inUse(id))).isNull();
+        long returned = WorkerNode.parse(paths.notInUse(id), client.getData().forPath(paths.notInUse(id))).timestamp();
+        assertThat(returned).isLessThanOrEqualTo(System.currentTimeMillis() + 1);
+    }
+
+    @Test
+    void the1025thInstanceGetsAClearError() {
+        CuratorFramework client = client();
+        ZookeeperRecycleRegistry registry = new ZookeeperRecycleRegistry(client, paths,
+                new InstanceAddress("10.1.5.1", 8080), Duration.ofSeconds(2));
+        Set<Integer> taken = new HashSet<>();
+        for (int i = 0; i < 1024; i++) {
+            taken.add(registry.register().workerId());
+        }
+        assertThat(taken).hasSize(1024);
+
+        assertThatThrownBy(registry::register).isInstanceOf(WorkerIdUnavailableException.class)
+                .hasMessageContaining("All 1024 worker ids");
+    }
+
+    private ReservingWorkerIdHolder started(CuratorFramework client, InstanceAddress instance, InstantSource clock,
+            Sleeper sleeper) {
+        ZookeeperRecycleRegistry registry = new ZookeeperRecycleRegistry(client, paths, instance,
+                Duration.ofSeconds(2));
+        ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry, clock, sleeper, REPORT_INTERVAL,
+                Duration.ofSeconds(10));
+        holder.start();
+        resources.add(holder);
+        return holder;
+    }
+
+    /** A client per instance, as separate processes would have. */
+    private CuratorFramework client() {
+        CuratorFramework client = CuratorFrameworkFactory.builder().connectString(server.getConnectString())
+                .sessionTimeoutMs(5_000).connectionTimeoutMs(1_000).retryPolicy(new RetryOneTime(100)).build();
+        client.start();
+        resources.add(client);
+        return client;
+    }
+}
