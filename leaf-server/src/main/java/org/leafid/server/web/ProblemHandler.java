@@ -1,6 +1,5 @@
 package org.leafid.server.web;
 
-import java.net.URI;
 import org.leafid.core.ClockMovedBackwardsException;
 import org.leafid.core.LeafException;
 import org.leafid.core.LeafInterruptedException;
@@ -12,7 +11,6 @@ import org.leafid.core.UnknownTagException;
 import org.leafid.core.WorkerIdUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -29,7 +27,6 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
-    static final String TYPE_PREFIX = "urn:leaf:problem:";
 
     @ExceptionHandler(InvalidKeyException.class)
     ResponseEntity<ProblemDetail> invalidKey(InvalidKeyException e) {
@@ -106,13 +103,8 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 0);
     }
 
-    static ResponseEntity<ProblemDetail> problem(HttpStatus status, String type, String detail, long retryAfterSeconds) {
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(status, detail);
-        body.setType(URI.create(TYPE_PREFIX + type));
-        ResponseEntity.BodyBuilder response = ResponseEntity.status(status);
-        if (retryAfterSeconds > 0) {
-            response.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
-        }
-        return response.body(body);
+    private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String type, String detail,
+            long retryAfterSeconds) {
+        return Problems.response(status, type, detail, retryAfterSeconds);
     }
 }
