@@ -25,14 +25,21 @@ public final class SegmentAllocator {
     private final SegmentSettings settings;
     private final InstantSource clock;
     private final Executor loader;
+    private final SegmentTagListener tagListener;
     private final Map<String, SegmentIdGenerator> generators = new ConcurrentHashMap<>();
     private volatile boolean tagsLoaded;
 
     public SegmentAllocator(SegmentStore store, SegmentSettings settings, InstantSource clock, Executor loader) {
+        this(store, settings, clock, loader, SegmentTagListener.NONE);
+    }
+
+    public SegmentAllocator(SegmentStore store, SegmentSettings settings, InstantSource clock, Executor loader,
+            SegmentTagListener tagListener) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
         this.loader = loader;
+        this.tagListener = tagListener;
     }
 
     /**
@@ -42,6 +49,15 @@ public final class SegmentAllocator {
      */
     public long nextId(String tag) {
         return generator(tag).nextId();
+    }
+
+    /**
+     * The next {@code count} IDs of a tag, unique and increasing.
+     *
+     * @throws UnknownTagException when the tag was not in the store at the last refresh
+     */
+    public long[] nextIds(String tag, int count) {
+        return generator(tag).nextIds(count);
     }
 
     /** The generator the allocator keeps for a tag. */
@@ -76,11 +92,28 @@ public final class SegmentAllocator {
                 removed.add(tag);
             }
         }
+        added.forEach(tag -> tagListener.tagAdded(generators.get(tag)));
+        removed.forEach(tagListener::tagRemoved);
         tagsLoaded = true;
         if (!added.isEmpty() || !removed.isEmpty()) {
             log.info("Tags refreshed: {} served, added {}, removed {}", generators.size(), added, removed);
         }
         return new Refresh(added, removed);
+    }
+
+    /**
+     * Retries the load of every tag that has nothing left to issue because its last load failed.
+     *
+     * @return how many loads were started
+     */
+    public int retryStarved() {
+        int started = 0;
+        for (SegmentIdGenerator generator : generators.values()) {
+            if (generator.retryIfStarved()) {
+                started++;
+            }
+        }
+        return started;
     }
 
     /** Whether the tag list has been read at least once. */
@@ -96,7 +129,8 @@ public final class SegmentAllocator {
     }
 
     private SegmentIdGenerator newGenerator(String tag) {
-        return new SegmentIdGenerator(tag, store, settings.stepPolicy(), clock, loader, settings.loadWait());
+        return new SegmentIdGenerator(tag, store, settings.stepPolicy(), clock, loader, settings.loadWait(),
+                settings.loadListener());
     }
 
     /** Tags that a refresh added and removed. */

@@ -2,7 +2,8 @@ package org.leafid.core.segment;
 
 /**
  * What a tag's double buffer holds, for monitoring. Block bounds are {@code [start, end)};
- * the next block's fields are null while none is loaded.
+ * the next block's fields are null while none is loaded; {@code lastLoadFailure} says why the
+ * last load failed, null when it succeeded.
  */
 public record SegmentBufferView(
         String tag,
@@ -16,4 +17,16 @@ public record SegmentBufferView(
         boolean loading,
         long step,
         long rowStep,
-        long lastLoadMillis) {}
+        long lastLoadMillis,
+        String lastLoadFailure) {
+
+    /** Numbers this instance can still issue without the database: the current and the next block. */
+    public long available() {
+        return currentRemaining + (nextReady ? nextEnd - nextStart : 0);
+    }
+
+    /** Nothing left to issue and the last attempt to load failed: the tag is down until the store answers. */
+    public boolean starved() {
+        return available() == 0 && lastLoadFailure != null;
+    }
+}

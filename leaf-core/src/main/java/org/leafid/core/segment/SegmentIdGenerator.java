@@ -1,6 +1,7 @@
 package org.leafid.core.segment;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -33,6 +34,7 @@ public final class SegmentIdGenerator implements IdGenerator {
     private final InstantSource clock;
     private final Executor loader;
     private final Duration loadWait;
+    private final SegmentLoadListener loadListener;
     private final Object lock = new Object();
 
     private volatile Segment current = Segment.empty();
@@ -44,15 +46,25 @@ public final class SegmentIdGenerator implements IdGenerator {
     private volatile long step;
     private volatile long rowStep;
     private volatile long lastLoadMillis = -1;
+    /** Numbers of the blocks switched away from: all of them were issued. Guarded by {@link #lock}. */
+    private volatile long issuedFromSpentBlocks;
+    /** Why the last load failed, or null when it succeeded. */
+    private volatile String lastLoadFailure;
 
     public SegmentIdGenerator(String tag, SegmentStore store, StepPolicy stepPolicy, InstantSource clock,
             Executor loader, Duration loadWait) {
+        this(tag, store, stepPolicy, clock, loader, loadWait, SegmentLoadListener.NONE);
+    }
+
+    public SegmentIdGenerator(String tag, SegmentStore store, StepPolicy stepPolicy, InstantSource clock,
+            Executor loader, Duration loadWait, SegmentLoadListener loadListener) {
         this.tag = tag;
         this.store = store;
         this.stepPolicy = stepPolicy;
         this.clock = clock;
         this.loader = loader;
         this.loadWait = loadWait;
+        this.loadListener = loadListener;
     }
 
     @Override
@@ -70,6 +82,66 @@ public final class SegmentIdGenerator implements IdGenerator {
         }
     }
 
+    /**
+     * The next {@code count} IDs, unique and increasing. They are contiguous within a block; a
+     * batch that outlasts the current block goes on in the next one.
+     */
+    public long[] nextIds(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1: " + count);
+        }
+        long[] ids = new long[count];
+        int filled = 0;
+        while (filled < count) {
+            Segment segment = current;
+            int wanted = count - filled;
+            long offset = segment.claim(wanted);
+            if (offset < segment.size) {
+                int got = (int) Math.min(wanted, segment.size - offset);
+                if (offset <= segment.preloadOffset && segment.preloadOffset < offset + got) {
+                    preloadAfter(segment); // this claim covered the 10 % mark: exactly one claim does
+                }
+                for (int i = 0; i < got; i++) {
+                    ids[filled++] = segment.start + offset + i;
+                }
+            } else {
+                advancePast(segment);
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Starts loading the next block in the background when this tag has nothing left to issue
+     * and its last load failed, so that it recovers without waiting for a request (a load
+     * balancer sends none to an instance that is not ready).
+     *
+     * @return whether a load was started
+     */
+    public boolean retryIfStarved() {
+        synchronized (lock) {
+            if (lastLoadFailure == null || next != null || loading != null || current.remaining() > 0) {
+                return false;
+            }
+            startLoadLocked();
+            return true;
+        }
+    }
+
+    /**
+     * How many IDs this generator has handed out: derived from the blocks, so counting costs the
+     * hot path nothing.
+     */
+    public long issuedCount() {
+        Segment serving;
+        long spent;
+        synchronized (lock) {
+            spent = issuedFromSpentBlocks;
+            serving = current;
+        }
+        return spent + (serving.size - serving.remaining());
+    }
+
     public String tag() {
         return tag;
     }
@@ -85,7 +157,7 @@ public final class SegmentIdGenerator implements IdGenerator {
         }
         return new SegmentBufferView(tag, serving.loadedAtMillis >= 0, serving.start, serving.end(),
                 serving.remaining(), waiting == null ? null : waiting.start, waiting == null ? null : waiting.end(),
-                waiting != null, loadUnderway, step, rowStep, lastLoadMillis);
+                waiting != null, loadUnderway, step, rowStep, lastLoadMillis, lastLoadFailure);
     }
 
     /** Switches to the next block, or starts loading it and waits (bounded) for it. */
@@ -96,6 +168,7 @@ public final class SegmentIdGenerator implements IdGenerator {
                 return; // another thread switched already
             }
             if (next != null) {
+                issuedFromSpentBlocks += spent.size;
                 current = next;
                 next = null;
                 return;
@@ -131,8 +204,11 @@ public final class SegmentIdGenerator implements IdGenerator {
     }
 
     private void runLoad(CompletableFuture<Void> load) {
+        Instant started = clock.instant();
         try {
             Segment loaded = reserveBlock();
+            lastLoadFailure = null;
+            loadListener.loaded(tag, Duration.between(started, clock.instant()), loaded.size);
             // The block is published before the future completes, so a waiter that wakes finds it.
             synchronized (lock) {
                 next = loaded;
@@ -144,6 +220,10 @@ public final class SegmentIdGenerator implements IdGenerator {
                 loading = null;
             }
             log.warn("Tag '{}': loading the next block failed: {}", tag, e.toString());
+            lastLoadFailure = e.getMessage() == null ? e.toString() : e.getMessage();
+            if (e instanceof RuntimeException failure) {
+                loadListener.failed(tag, Duration.between(started, clock.instant()), failure);
+            }
             load.completeExceptionally(e);
         }
     }

@@ -38,6 +38,8 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
     /** The id in use; written by start and the renewer thread only. */
     private volatile Registration registration;
     private volatile WorkerLease lease;
+    /** When a reservation was last recorded (the heartbeat), or -1 before the first. */
+    private volatile long lastRecordedMillis = -1;
     private ScheduledExecutorService renewer;
 
     public ReservingWorkerIdHolder(WorkerIdRegistry registry, InstantSource clock, Sleeper sleeper,
@@ -117,8 +119,15 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         WorkerLease current = lease();
         long wanted = clock.millis() + 2 * reportInterval.toMillis();
         long until = Math.max(current.reservedUntilMillis(), wanted);
+        long now = clock.millis();
         registration.sink().record(current.workerId(), until);
+        lastRecordedMillis = now;
         lease = current.extendedTo(until);
+    }
+
+    @Override
+    public long lastRecordedMillis() {
+        return lastRecordedMillis;
     }
 
     /** The id held, or -1 while none is. */
@@ -170,6 +179,7 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
             throw new WorkerIdUnavailableException("Could not record the first time reservation of worker id "
                     + acquired.workerId() + ": " + e.getMessage(), e);
         }
+        lastRecordedMillis = clock.millis();
         lease = first.extendedTo(until);
         log.info("Worker id {} held; reservation until {} renewed every {} ms", acquired.workerId(), until,
                 reportInterval.toMillis());

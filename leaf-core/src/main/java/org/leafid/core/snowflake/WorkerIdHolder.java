@@ -21,6 +21,11 @@ public interface WorkerIdHolder extends AutoCloseable {
      */
     WorkerLease lease();
 
+    /** When the reservation was last recorded (the heartbeat), or -1 when never; for monitoring. */
+    default long lastRecordedMillis() {
+        return -1;
+    }
+
     /**
      * Gives the worker id back after its generator has stopped issuing, recording a reservation
      * just past the last ID actually issued, so that a restart need not wait out the rest of the

@@ -363,7 +363,7 @@ class SegmentIdGeneratorTest {
 
         assertThat(before.initialized()).isFalse();
         assertThat(before.nextReady()).isFalse();
-        assertThat(after).isEqualTo(new SegmentBufferView(TAG, true, 1, 11, 8, 11L, 21L, true, false, 10, 10, T0));
+        assertThat(after).isEqualTo(new SegmentBufferView(TAG, true, 1, 11, 8, 11L, 21L, true, false, 10, 10, T0, null));
     }
 
     @Test

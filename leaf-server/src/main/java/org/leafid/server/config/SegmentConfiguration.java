@@ -1,5 +1,6 @@
 package org.leafid.server.config;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.InstantSource;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -9,7 +10,9 @@ import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
 import org.leafid.core.segment.SegmentStore;
 import org.leafid.core.segment.StepPolicy;
+import org.leafid.server.metrics.SegmentMeters;
 import org.leafid.server.segment.MybatisSegmentStore;
+import org.leafid.server.segment.SegmentHealthIndicator;
 import org.leafid.server.segment.SegmentTagRefresher;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -35,11 +38,21 @@ class SegmentConfiguration {
     }
 
     @Bean
+    SegmentMeters segmentMeters(MeterRegistry registry) {
+        return new SegmentMeters(registry);
+    }
+
+    @Bean
     SegmentAllocator segmentAllocator(SegmentStore segmentStore, SegmentProperties properties,
-            InstantSource leafClock, ThreadPoolExecutor segmentLoader) {
+            InstantSource leafClock, ThreadPoolExecutor segmentLoader, SegmentMeters segmentMeters) {
         SegmentSettings settings = new SegmentSettings(
-                new StepPolicy(properties.maxStep(), StepPolicy.DEFAULT_TARGET), properties.loadWait());
-        return new SegmentAllocator(segmentStore, settings, leafClock, segmentLoader);
+                new StepPolicy(properties.maxStep(), StepPolicy.DEFAULT_TARGET), properties.loadWait(), segmentMeters);
+        return new SegmentAllocator(segmentStore, settings, leafClock, segmentLoader, segmentMeters);
+    }
+
+    @Bean
+    SegmentHealthIndicator segmentHealthIndicator(SegmentAllocator segmentAllocator) {
+        return new SegmentHealthIndicator(segmentAllocator);
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package org.leafid.server.config;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.InstantSource;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,6 +15,7 @@ import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.snowflake.WorkerIdHolder;
 import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.server.metrics.SnowflakeMeters;
 import org.leafid.server.worker.InstanceAddress;
 import org.leafid.server.worker.WorkerCacheFiles;
 import org.leafid.server.worker.WorkerIdHealthIndicator;
@@ -76,6 +78,12 @@ class SnowflakeConfiguration {
             InstantSource leafClock, Sleeper leafSleeper, SnowflakeProperties properties) {
         return new SnowflakeGenerator(snowflakeLayout, workerIdHolder, leafClock, leafSleeper,
                 ThreadLocalRandom.current(), properties.maxBackwardsWait());
+    }
+
+    @Bean
+    SnowflakeMeters snowflakeMeters(MeterRegistry registry, SnowflakeGenerator snowflakeGenerator,
+            WorkerIdHolder workerIdHolder, InstantSource leafClock) {
+        return new SnowflakeMeters(registry, snowflakeGenerator, workerIdHolder, leafClock);
     }
 
     @Bean

@@ -12,7 +12,8 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Re-reads the tag list every {@code leaf.segment.refresh-interval}, so rows that operators
  * insert or delete take effect without a restart. Until the first read succeeds it retries
- * every second.
+ * every second; and every second it retries the loads of tags left with nothing to issue by a
+ * database outage, so they recover without waiting for a request.
  */
 public final class SegmentTagRefresher implements SmartLifecycle {
 
@@ -39,6 +40,8 @@ public final class SegmentTagRefresher implements SmartLifecycle {
             return thread;
         });
         refreshAndReschedule(); // first read in the starting thread, so a healthy start serves at once
+        long retryMillis = RETRY_UNTIL_LOADED.toMillis();
+        scheduler.scheduleWithFixedDelay(allocator::retryStarved, retryMillis, retryMillis, TimeUnit.MILLISECONDS);
     }
 
     @Override

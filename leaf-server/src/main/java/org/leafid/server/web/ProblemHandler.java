@@ -33,6 +33,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(HttpStatus.BAD_REQUEST, "invalid-key", e.getMessage(), 0);
     }
 
+    @ExceptionHandler(InvalidCountException.class)
+    ResponseEntity<ProblemDetail> invalidCount(InvalidCountException e) {
+        return problem(HttpStatus.BAD_REQUEST, "invalid-count", e.getMessage(), 0);
+    }
+
+    @ExceptionHandler(InvalidIdException.class)
+    ResponseEntity<ProblemDetail> invalidId(InvalidIdException e) {
+        return problem(HttpStatus.BAD_REQUEST, "invalid-id", e.getMessage(), 0);
+    }
+
     @ExceptionHandler(UnknownTagException.class)
     ResponseEntity<ProblemDetail> unknownTag(UnknownTagException e) {
         return problem(HttpStatus.NOT_FOUND, "unknown-tag", "Tag '" + e.tag()

@@ -1,11 +1,21 @@
 package org.leafid.server.web;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.leafid.core.snowflake.SnowflakeGenerator;
+import org.leafid.server.config.LeafProperties;
+import org.leafid.server.metrics.IdRequestTimers;
+import org.leafid.server.metrics.SnowflakeMeters;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Snowflake IDs, Leaf-compatible. The key is validated but, as in Leaf, does not change the ID. */
@@ -14,14 +24,48 @@ import org.springframework.web.bind.annotation.RestController;
 class SnowflakeController {
 
     private final SnowflakeGenerator generator;
+    private final int maxBatch;
+    private final Timer requests;
+    private final Counter issued;
 
-    SnowflakeController(SnowflakeGenerator generator) {
+    SnowflakeController(SnowflakeGenerator generator, LeafProperties leaf, IdRequestTimers timers,
+            SnowflakeMeters meters) {
         this.generator = generator;
+        this.maxBatch = leaf.maxBatch();
+        this.requests = timers.snowflake();
+        this.issued = meters.issued();
     }
 
     @GetMapping("/api/snowflake/get/{key}")
-    ResponseEntity<String> get(@PathVariable String key) {
-        Keys.requireValid("key", key);
-        return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).body(Long.toString(generator.nextId()));
+    ResponseEntity<String> get(@PathVariable String key, @RequestParam(required = false) String count,
+            @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
+        long started = System.nanoTime();
+        try {
+            Keys.requireValid("key", key);
+            if (count == null) {
+                long id = generator.nextId();
+                issued.increment();
+                return IdAnswers.single(id);
+            }
+            long[] ids = generator.nextIds(IdAnswers.parseCount(count, maxBatch));
+            issued.increment(ids.length);
+            return IdAnswers.batch(ids, accept == null ? List.of() : MediaType.parseMediaTypes(accept));
+        } finally {
+            requests.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @GetMapping(value = "/api/snowflake/decode/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    DecodedId decode(@PathVariable String id) {
+        long value;
+        try {
+            value = Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            throw new InvalidIdException(id);
+        }
+        if (value < 0) {
+            throw new InvalidIdException(id);
+        }
+        return DecodedId.of(generator.layout().decode(value));
     }
 }

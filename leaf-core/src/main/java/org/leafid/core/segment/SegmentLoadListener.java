@@ -1,0 +1,24 @@
+package org.leafid.core.segment;
+
+import java.time.Duration;
+
+/**
+ * Told about every block load, for metrics. Called on the loading thread, never on the ID hot
+ * path; implementations must be quick and must not throw.
+ */
+public interface SegmentLoadListener {
+
+    SegmentLoadListener NONE = new SegmentLoadListener() {
+        @Override
+        public void loaded(String tag, Duration took, long size) {}
+
+        @Override
+        public void failed(String tag, Duration took, RuntimeException cause) {}
+    };
+
+    /** A block of {@code size} numbers was reserved in {@code took}. */
+    void loaded(String tag, Duration took, long size);
+
+    /** Reserving a block failed after {@code took}. */
+    void failed(String tag, Duration took, RuntimeException cause);
+}

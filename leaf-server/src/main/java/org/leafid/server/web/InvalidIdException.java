@@ -1,0 +1,12 @@
+package org.leafid.server.web;
+
+import org.leafid.core.LeafException;
+
+/** The id to decode is not a non-negative 64-bit decimal number. */
+public final class InvalidIdException extends LeafException {
+
+    public InvalidIdException(String given) {
+        super("id must be a snowflake ID: a decimal number from 0 to 9223372036854775807; got '"
+                + (given.length() <= 32 ? given : given.substring(0, 32) + "…") + "'");
+    }
+}
