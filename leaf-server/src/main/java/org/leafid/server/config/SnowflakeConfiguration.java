@@ -26,12 +26,16 @@ import org.leafid.server.worker.zk.RecycleSweeper;
 import org.leafid.server.worker.zk.ZkPaths;
 import org.leafid.server.worker.zk.ZookeeperNormalRegistry;
 import org.leafid.server.worker.zk.ZookeeperRecycleRegistry;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-/** Snowflake mode: this instance's address, its worker-id registry and holder, and the generator. */
+/**
+ * Snowflake mode: this instance's address, its worker-id registry and holder, and the generator.
+ * Component scanning registers the nested classes on their own, so each repeats the enable check.
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "leaf.snowflake.enable", havingValue = "true", matchIfMissing = true)
 class SnowflakeConfiguration {
@@ -92,6 +96,8 @@ class SnowflakeConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
+
+    @ConditionalOnBooleanProperty(name = "leaf.snowflake.enable", matchIfMissing = true)
     @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "local", matchIfMissing = true)
     static class Local {
 
@@ -104,6 +110,8 @@ class SnowflakeConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
+
+    @ConditionalOnBooleanProperty(name = "leaf.snowflake.enable", matchIfMissing = true)
     @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "mysql")
     static class Mysql {
 
@@ -126,6 +134,7 @@ class SnowflakeConfiguration {
 
     /** The ZooKeeper client of the zk modes. */
     @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty(name = "leaf.snowflake.enable", matchIfMissing = true)
     @ConditionalOnProperty(name = "leaf.snowflake.zk.address")
     static class Zookeeper {
 
@@ -146,6 +155,8 @@ class SnowflakeConfiguration {
         }
 
         @Configuration(proxyBeanMethods = false)
+
+        @ConditionalOnBooleanProperty(name = "leaf.snowflake.enable", matchIfMissing = true)
         @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "zk_normal")
         static class Normal {
 
@@ -158,6 +169,8 @@ class SnowflakeConfiguration {
         }
 
         @Configuration(proxyBeanMethods = false)
+
+        @ConditionalOnBooleanProperty(name = "leaf.snowflake.enable", matchIfMissing = true)
         @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "zk_recycle")
         static class Recycle {
 

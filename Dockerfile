@@ -1,0 +1,38 @@
+# syntax=docker/dockerfile:1
+# Leaf server image. Build: docker build -t leaf-server .
+# Needs only Maven Central (through the Maven wrapper) and the two base images.
+
+FROM eclipse-temurin:17-jdk AS build
+WORKDIR /src
+# Dependencies first, so source edits do not re-download them.
+COPY .mvn/ .mvn/
+COPY mvnw pom.xml ./
+COPY leaf-core/pom.xml leaf-core/
+COPY leaf-server/pom.xml leaf-server/
+COPY leaf-bench/pom.xml leaf-bench/
+RUN ./mvnw -B -q -pl leaf-server -am dependency:go-offline -DexcludeArtifactIds=leaf-core || true
+COPY leaf-core/src leaf-core/src
+COPY leaf-server/src leaf-server/src
+COPY sql sql
+RUN ./mvnw -B -q -pl leaf-server -am -DskipTests package \
+    && java -Djarmode=tools -jar leaf-server/target/leaf-server.jar extract --layers --launcher --destination /layers
+
+FROM eclipse-temurin:17-jre
+RUN groupadd --system leaf && useradd --system --gid leaf --home-dir /app --shell /usr/sbin/nologin leaf \
+    && mkdir -p /app/data && chown -R leaf:leaf /app
+WORKDIR /app
+# Layers from the least to the most often changed, so an image update ships only the last ones.
+COPY --from=build /layers/dependencies/ ./
+COPY --from=build /layers/spring-boot-loader/ ./
+COPY --from=build /layers/snapshot-dependencies/ ./
+COPY --from=build /layers/application/ ./
+USER leaf
+EXPOSE 8080
+VOLUME /app/data
+# Heap sized from the container's memory limit; die on OOM so the orchestrator restarts us.
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:+UseG1GC" \
+    LEAF_DATA_DIR=/app/data
+# Readiness over plain bash (no curl in the JRE image): DOWN while tags are unloaded or the worker id is unsafe.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+    CMD bash -c 'exec 3<>/dev/tcp/127.0.0.1/8080 && printf "GET /actuator/health/readiness HTTP/1.0\r\nHost: localhost\r\n\r\n" >&3 && head -n1 <&3 | grep -q " 200 "'
+ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]

@@ -1,0 +1,105 @@
+package org.leafid.server.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.leafid.core.segment.SegmentBufferView;
+import org.leafid.server.LeafServerApplication;
+import org.leafid.server.support.Http;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The status page over plain HTTP (no browser) on the embedded default, with each mode switched
+ * off in turn, and its escaping checked on the renderer directly.
+ */
+class StatusPageHttpTest {
+
+    private static final String SAMPLE_TAG = "leaf-segment-test";
+    private static final int WORKER_ID = 613;
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void showsTheTagsBlockUsageAndWorkerId() {
+        try (ConfigurableApplicationContext server = start("--leaf.snowflake.local.worker-id=" + WORKER_ID)) {
+            Http http = http(server);
+            for (int i = 0; i < 30; i++) {
+                http.getId("/api/segment/get/" + SAMPLE_TAG);
+            }
+
+            HttpResponse<String> page = http.get("/");
+
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.headers().firstValue("Content-Type").orElseThrow().toLowerCase(Locale.ROOT))
+                    .startsWith("text/html").contains("charset=utf-8");
+            assertThat(page.headers().firstValue("Cache-Control")).hasValue("no-store");
+            // The sample tag's first block is [1, 2001): 30 issued, 1970 left, 1.5 % shown as 1 %.
+            assertThat(page.body()).contains("<title>Leaf status</title>", "<strong id=\"instance-name\">leaf<",
+                    "<code>" + SAMPLE_TAG + "</code>", "[1, 2001)", ">1970<", "1 % used", "style=\"width:1.50%\"",
+                    "id=\"worker-id\">" + WORKER_ID + "<", "id=\"reserved-until\">", "mode <code>local</code>");
+        }
+    }
+
+    @Test
+    void snowflakeSwitchedOffIsShownAsDisabled() {
+        try (ConfigurableApplicationContext server = start("--leaf.snowflake.enable=false")) {
+            HttpResponse<String> page = http(server).get("/");
+
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("Snowflake mode is disabled", "<code>" + SAMPLE_TAG + "</code>")
+                    .doesNotContain("id=\"worker-id\"");
+        }
+    }
+
+    @Test
+    void segmentSwitchedOffIsShownAsDisabled() {
+        try (ConfigurableApplicationContext server = start("--leaf.segment.enable=false",
+                "--leaf.snowflake.local.worker-id=" + WORKER_ID)) {
+            HttpResponse<String> page = http(server).get("/");
+
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("Segment mode is disabled", "id=\"worker-id\">" + WORKER_ID + "<")
+                    .doesNotContain(SAMPLE_TAG);
+        }
+    }
+
+    @Test
+    void everyInsertedValueIsEscaped() {
+        SegmentBufferView view = new SegmentBufferView("t\"<b>&'", true, 1, 101, 60, null, null, false, false,
+                100, 100, -1, "db <down>");
+        StatusPage.Model model = new StatusPage.Model("<script>alert('x')</script>", Instant.EPOCH,
+                new StatusPage.SegmentSection(true, true, List.of(view)),
+                new StatusPage.SnowflakeSection(true, "local", "10.0.0.1:8080", null, "lost <worker> & \"gone\""));
+
+        String html = StatusPage.render(model);
+
+        assertThat(html).doesNotContain("<script>", "<b>", "<worker>", "<down>")
+                .contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;", "t&quot;&lt;b&gt;&amp;&#39;",
+                        "lost &lt;worker&gt; &amp; &quot;gone&quot;", "40 % used", "never",
+                        "last load failed: db &lt;down&gt;");
+        assertThat(StatusPage.escape("plain-tag_1.2:3")).isEqualTo("plain-tag_1.2:3");
+        assertThat(StatusPage.usedLabel(1, 0.05)).isEqualTo("&lt;1 % used");
+        assertThat(StatusPage.usedLabel(0, 0.0)).isEqualTo("0 % used");
+    }
+
+    /** Starts the server as {@code java -jar} would, on a random port, with this test's data dir. */
+    private ConfigurableApplicationContext start(String... extraArguments) {
+        List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--leaf.snowflake.port=18096",
+                "--leaf.data-dir=" + dataDir));
+        arguments.addAll(List.of(extraArguments));
+        return new SpringApplicationBuilder(LeafServerApplication.class).run(arguments.toArray(String[]::new));
+    }
+
+    private static Http http(ConfigurableApplicationContext server) {
+        return new Http(server.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+    }
+}
