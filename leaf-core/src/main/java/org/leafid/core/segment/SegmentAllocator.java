@@ -70,13 +70,14 @@ public final class SegmentAllocator {
     }
 
     /**
-     * Reads the tag list from the store and adds or drops generators to match it.
+     * Reads the tag list from the store and adds or drops generators to match it. Synchronized:
+     * a refresh working from an older listing must not drop a tag a concurrent one just added.
      *
      * @return what changed
      * @throws org.leafid.core.SegmentStoreException when the store cannot list its tags; the
      *     tags already known keep serving
      */
-    public Refresh refresh() {
+    public synchronized Refresh refresh() {
         Set<String> listed = new HashSet<>(store.tags());
         List<String> added = new ArrayList<>();
         List<String> removed = new ArrayList<>();

@@ -1,5 +1,7 @@
 package org.leafid.server.web;
 
+import java.net.URI;
+import java.util.Locale;
 import org.leafid.core.ClockMovedBackwardsException;
 import org.leafid.core.LeafException;
 import org.leafid.core.LeafInterruptedException;
@@ -11,11 +13,14 @@ import org.leafid.core.UnknownTagException;
 import org.leafid.core.WorkerIdUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
@@ -31,6 +36,24 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(InvalidKeyException.class)
     ResponseEntity<ProblemDetail> invalidKey(InvalidKeyException e) {
         return problem(HttpStatus.BAD_REQUEST, "invalid-key", e.getMessage(), 0);
+    }
+
+    /**
+     * Spring MVC's own errors (unknown path, wrong method, unreadable request) get a stable type
+     * too, named after the status: {@code urn:leaf:problem:not-found}, {@code method-not-allowed}….
+     */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+            HttpStatusCode statusCode, WebRequest request) {
+        ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
+        if (response != null && response.getBody() instanceof ProblemDetail problem
+                && (problem.getType() == null || "about:blank".equals(problem.getType().toString()))) {
+            HttpStatus status = HttpStatus.resolve(statusCode.value());
+            String name = status == null ? "http-" + statusCode.value()
+                    : status.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            problem.setType(URI.create(Problems.TYPE_PREFIX + name));
+        }
+        return response;
     }
 
     @ExceptionHandler(InvalidCountException.class)

@@ -133,7 +133,8 @@ class HttpApiTest {
         assertThat(response.statusCode()).isEqualTo(404);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("application/problem+json"));
-        assertThat(response.body()).doesNotContain("Exception", "at org.");
+        assertThat(response.body()).contains("\"type\":\"urn:leaf:problem:not-found\"")
+                .doesNotContain("Exception", "at org.");
     }
 
     @Test

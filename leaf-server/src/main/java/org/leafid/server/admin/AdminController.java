@@ -1,0 +1,95 @@
+package org.leafid.server.admin;
+
+import java.net.URI;
+import java.util.List;
+import org.leafid.core.SegmentStoreException;
+import org.leafid.core.UnknownTagException;
+import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.server.segment.LeafAllocMapper.TagRow;
+import org.leafid.server.web.InvalidKeyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The admin API on {@code leaf_alloc}: create a tag, change a tag's step, re-read the tag list.
+ * Exists only with a {@code leaf.admin.token}; {@link AdminAuth} checks it before any of these
+ * methods runs. Every change is a plain statement on the table, so other instances see it at
+ * their next refresh (new tags) or next block load (steps), as after an operator's SQL edit.
+ */
+@RestController
+@RequestMapping("/api/admin")
+@Conditional(AdminTokenConfigured.class)
+@ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "true", matchIfMissing = true)
+class AdminController {
+
+    private static final Logger log = LoggerFactory.getLogger(AdminController.class);
+
+    private final TagTable table;
+    private final SegmentAllocator allocator;
+
+    AdminController(TagTable table, SegmentAllocator allocator) {
+        this.table = table;
+        this.allocator = allocator;
+    }
+
+    @PostMapping("/tags")
+    ResponseEntity<TagView> create(@RequestBody JsonNode body) {
+        TagRequests.NewTag request = TagRequests.newTag(body);
+        TagRow row = table.insert(request.tag(), request.maxId(), request.step(), request.description())
+                .orElseThrow(() -> new TagExistsException(request.tag()));
+        log.info("Admin: created tag '{}' with max_id {} and step {}", row.tag(), row.maxId(), row.step());
+        serveAtOnce(row.tag());
+        URI location = ServletUriComponentsBuilder.fromCurrentContextPath()
+                .path("/api/segment/tags/{tag}").buildAndExpand(row.tag()).toUri();
+        return ResponseEntity.created(location).body(TagView.of(row));
+    }
+
+    @PutMapping("/tags/{tag}/step")
+    TagView changeStep(@PathVariable String tag, @RequestBody JsonNode body) {
+        if (!TagRequests.isValidTag(tag)) {
+            throw new InvalidKeyException("tag");
+        }
+        int step = TagRequests.newStep(body);
+        TagRow row = table.changeStep(tag, step).orElseThrow(() -> new UnknownTagException(tag));
+        log.info("Admin: tag '{}' step set to {}; it applies from each instance's next block", tag, step);
+        return TagView.of(row);
+    }
+
+    @PostMapping("/refresh")
+    RefreshView refresh() {
+        SegmentAllocator.Refresh refresh = allocator.refresh();
+        return new RefreshView(sorted(refresh.added()), sorted(refresh.removed()));
+    }
+
+    /** What a refresh changed, each list sorted. */
+    record RefreshView(List<String> added, List<String> removed) {}
+
+    /**
+     * Re-reads the tag list so this instance serves the new tag now rather than at the next
+     * periodic refresh. The row is committed whatever happens here, so a failed re-read is not
+     * the request's failure: the periodic refresh, which retries, brings the tag in.
+     */
+    private void serveAtOnce(String tag) {
+        try {
+            allocator.refresh();
+        } catch (SegmentStoreException e) {
+            log.warn("Tag '{}' was created, but the tag list could not be re-read ({}); it is served from the "
+                    + "next periodic refresh", tag, e.getMessage());
+        }
+    }
+
+    private static List<String> sorted(List<String> tags) {
+        return tags.stream().sorted().toList();
+    }
+}

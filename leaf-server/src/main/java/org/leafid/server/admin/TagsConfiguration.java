@@ -1,0 +1,17 @@
+package org.leafid.server.admin;
+
+import javax.sql.DataSource;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The {@code leaf_alloc} access of the tags view and the admin API; it exists with segment mode. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "true", matchIfMissing = true)
+class TagsConfiguration {
+
+    @Bean
+    TagTable tagTable(DataSource leafDataSource) {
+        return new TagTable(leafDataSource);
+    }
+}
