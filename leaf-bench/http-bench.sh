@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# HTTP load test of leaf-server on the embedded default, on 127.0.0.1 only, bounded in time.
+#
+#   leaf-bench/http-bench.sh [SECONDS_PER_RUN]      (default 20, at most 600)
+#
+# 1. installs wrk if missing (Debian package) and builds leaf-server/target/leaf-server.jar if
+#    missing;
+# 2. starts the server with -Xmx256m, the bench profile (which adds GET /bench/noop, answering
+#    like a single-ID call but issuing nothing), a fresh temporary leaf.data-dir and a free port
+#    on 127.0.0.1, and reports the time from launch to readiness;
+# 3. warms up in rounds of wrk on each endpoint in turn (WARMUP_SECONDS each, default 10) until
+#    the no-op endpoint's req/s is within 5 % of the previous round's (at least 2 rounds, at most
+#    WARMUP_ROUNDS, default 4): the JIT needs a minute or more on 2 busy cores, and a server still
+#    warming up favours whichever endpoint runs last;
+# 4. drives, in one run, with wrk -t2 -c64 -d<SECONDS_PER_RUN>s --latency: /bench/noop,
+#    /api/segment/get/leaf-segment-test, /api/snowflake/get/bench,
+#    /api/segment/get/leaf-segment-test?count=1000 and /bench/noop again; the ratios are to the
+#    mean of the two no-op runs, whose difference (drift) shows how steady the machine was;
+# 5. prints req/s, IDs/s, p50/p99 latency and non-2xx answers of each, the ratios, the heap in
+#    use after the load and whether the log has an ERROR; stops the server.
+#
+# The sample tag's row step is 2000; the dynamic step doubles on every load that follows the
+# previous one within 15 minutes (up to leaf.segment.max-step), so the warm-up's batch calls
+# raise it to 512,000 and the batch run is not held up by the database. The step is printed.
+#
+# SERVER_ARGS adds arguments to the server's command line, to measure a tuning before making it
+# the default (e.g. SERVER_ARGS="--server.tomcat.max-keep-alive-requests=-1").
+# LEAF_SERVER_JAR names another server jar to run (default leaf-server/target/leaf-server.jar,
+# built only when missing: after changing the server, rebuild it with ./mvnw -q -DskipTests package).
+# The server log and wrk's outputs are kept in leaf-bench/target/http-bench/.
+#
+# Last line:  RATIOS segment/noop=<x> snowflake/noop=<y> batch1000/single=<z>
+# (z = IDs/s of the batch call / IDs/s of the single segment call).
+set -euo pipefail
+
+seconds="${1:-20}"
+if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ] || [ "$seconds" -gt 600 ]; then
+    echo "usage: $0 [SECONDS_PER_RUN]   (1-600, default 20)" >&2
+    exit 2
+fi
+warmup="${WARMUP_SECONDS:-10}"
+max_rounds="${WARMUP_ROUNDS:-4}"
+[[ "$warmup" =~ ^[0-9]+$ ]] && [ "$warmup" -le 120 ] \
+    || { echo "http-bench.sh: WARMUP_SECONDS must be 0-120: $warmup" >&2; exit 2; }
+[[ "$max_rounds" =~ ^[0-9]+$ ]] && [ "$max_rounds" -ge 1 ] && [ "$max_rounds" -le 10 ] \
+    || { echo "http-bench.sh: WARMUP_ROUNDS must be 1-10: $max_rounds" >&2; exit 2; }
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+jar="${LEAF_SERVER_JAR:-$root/leaf-server/target/leaf-server.jar}"
+tag="leaf-segment-test"
+batch=1000
+
+log() { echo "== $*"; }
+fail() { echo "http-bench.sh: $*" >&2; exit 1; }
+
+for tool in java curl python3; do
+    command -v "$tool" >/dev/null || fail "$tool is not on the PATH"
+done
+
+# 1. Tools and the server jar.
+if ! command -v wrk >/dev/null; then
+    log "installing wrk (apt-get install -y wrk)"
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    timeout 300 $sudo apt-get install -y -qq wrk >/dev/null \
+        || { timeout 300 $sudo apt-get update -qq && timeout 300 $sudo apt-get install -y -qq wrk >/dev/null; } \
+        || fail "could not install wrk"
+fi
+if [ ! -f "$jar" ]; then
+    [ -z "${LEAF_SERVER_JAR:-}" ] || fail "LEAF_SERVER_JAR=$jar does not exist"
+    log "building $jar"
+    (cd "$root" && timeout 900 ./mvnw -q -DskipTests package) || fail "the build failed"
+elif [ -z "${LEAF_SERVER_JAR:-}" ] && [ -n "$(find "$root/leaf-server/src/main" "$root/leaf-core/src/main" \
+        -newer "$jar" -type f -print -quit)" ]; then
+    log "warning: $jar is older than the sources; rebuild with ./mvnw -q -DskipTests package"
+fi
+
+# 2. Start the server: free port, fresh data directory, killed on any exit.
+work="$(mktemp -d -t leaf-http-bench.XXXXXX)"
+results="$here/target/http-bench"
+server_log="$work/server.log"
+pid=""
+stop_server() {
+    [ -n "$pid" ] || return 0
+    if kill -0 "$pid" 2>/dev/null; then
+        kill "$pid" 2>/dev/null || true
+        for _ in $(seq 1 150); do # graceful shutdown, up to 15 s
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -9 "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+    pid=""
+}
+cleanup() {
+    stop_server
+    rm -rf "$results" && mkdir -p "$results" && cp "$work"/*.txt "$server_log" "$results"/ 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+base="http://127.0.0.1:$port"
+mkdir -p "$work/data"
+read -r -a extra_args <<< "${SERVER_ARGS:-}"
+log "starting leaf-server on 127.0.0.1:$port (-Xmx256m, profile bench, data dir $work/data) ${extra_args[*]}"
+launched_ns="$(date +%s%N)"
+# From the work directory, so that no ./leaf.properties of the caller's is picked up.
+(cd "$work" && exec java -Xmx256m -jar "$jar" --spring.profiles.active=bench --leaf.data-dir="$work/data" \
+    --server.address=127.0.0.1 --server.port="$port" "${extra_args[@]}") > "$server_log" 2>&1 &
+pid=$!
+
+status() { curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$1" || true; }
+ready_ms=""
+for _ in $(seq 1 600); do # up to 60 s
+    kill -0 "$pid" 2>/dev/null || { tail -n 30 "$server_log" >&2; fail "the server exited during start-up"; }
+    if [ "$(status "$base/actuator/health/readiness")" = "200" ]; then
+        ready_ms=$(( ($(date +%s%N) - launched_ns) / 1000000 ))
+        break
+    fi
+    sleep 0.1
+done
+[ -n "$ready_ms" ] || { tail -n 30 "$server_log" >&2; fail "the server was not ready within 60 s"; }
+started_line="$(grep -o 'Started [A-Za-z]* in [0-9.]* seconds[^)]*)' "$server_log" | head -n 1 || true)"
+log "ready: launch to readiness ${ready_ms} ms (${started_line:-no 'Started' line})"
+
+# The endpoints answer before any load is measured.
+[ "$(status "$base/bench/noop")" = "200" ] \
+    || fail "/bench/noop does not answer 200: the jar predates BenchNoopController; rebuild it"
+lines="$(curl -sf --max-time 5 "$base/api/segment/get/$tag?count=$batch" | wc -l)"
+[ "$lines" -eq "$batch" ] || fail "the batch call answered $lines lines, not $batch"
+
+step_now() {
+    curl -sf --max-time 5 "$base/api/segment/cache" \
+        | python3 -c 'import json, sys; print(next((t["step"] for t in json.load(sys.stdin) if t["tag"] == sys.argv[1]), "?"))' "$tag" \
+        || echo "?"
+}
+rps_of() { sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\).*/\1/p' "$1"; }
+
+names=(noop segment snowflake batch1000)
+paths=("/bench/noop" "/api/segment/get/$tag" "/api/snowflake/get/bench" "/api/segment/get/$tag?count=$batch")
+
+drive() { # drive <seconds> <path> <output file>
+    timeout $(( $1 + 30 )) wrk -t2 -c64 -d"$1s" --latency "$base$2" > "$3" 2>&1 \
+        || { cat "$3" >&2; fail "wrk failed on $2"; }
+}
+
+# 3. Warm-up rounds until the no-op rate settles.
+log "segment step of $tag before warm-up: $(step_now)"
+if [ "$warmup" -gt 0 ]; then
+    previous=""
+    settled=false
+    for round in $(seq 1 "$max_rounds"); do
+        for i in "${!paths[@]}"; do
+            drive "$warmup" "${paths[$i]}" "$work/warmup-$round-${names[$i]}.txt"
+        done
+        noop_rps="$(rps_of "$work/warmup-$round-noop.txt")"
+        log "warm-up round $round (${warmup} s per endpoint): /bench/noop ${noop_rps} req/s"
+        if [ -n "$previous" ] && python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(b - a) <= 0.05 * a else 1)' \
+                "$previous" "$noop_rps"; then
+            settled=true
+            break
+        fi
+        previous="$noop_rps"
+    done
+    $settled || log "warning: the no-op rate had not settled after $max_rounds warm-up rounds; figures are provisional"
+fi
+log "segment step of $tag after warm-up: $(step_now)"
+
+# 4. The measured runs, one endpoint after the other, the no-op endpoint first and last.
+run_names=("${names[@]}" noop2)
+run_paths=("${paths[@]}" /bench/noop)
+for i in "${!run_paths[@]}"; do
+    log "run ${seconds} s: wrk -t2 -c64 -d${seconds}s --latency ${run_paths[$i]}"
+    drive "$seconds" "${run_paths[$i]}" "$work/run-${run_names[$i]}.txt"
+done
+log "segment step of $tag after the runs: $(step_now)"
+
+# 5. Heap and log, then stop the server before the report.
+heap_bytes="$(curl -sf --max-time 5 "$base/actuator/prometheus" \
+    | awk '/^jvm_memory_used_bytes\{/ && /area="heap"/ { sum += $NF } END { printf "%.0f", sum }' || echo "")"
+errors="$(grep -cE '^[^ ]+ +ERROR ' "$server_log" || true)"
+stop_server
+
+python3 - "$work" "$heap_bytes" "$errors" "$ready_ms" "$batch" <<'PY'
+import re
+import sys
+
+work, heap_bytes, errors, ready_ms, batch = sys.argv[1:6]
+RUNS = [("noop", "/bench/noop", 1), ("segment", "/api/segment/get/leaf-segment-test", 1),
+        ("snowflake", "/api/snowflake/get/bench", 1),
+        ("batch1000", f"/api/segment/get/leaf-segment-test?count={batch}", int(batch)),
+        ("noop2", "/bench/noop (again)", 1)]
+UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
+
+def parse(path):
+    text = open(path).read()
+    def latency(pct):
+        m = re.search(rf"^\s*{pct}%\s+([0-9.]+)(us|ms|s|m|h)\s*$", text, re.M)
+        return float(m.group(1)) * UNIT_MS[m.group(2)] if m else float("nan")
+    rps = re.search(r"^Requests/sec:\s+([0-9.]+)", text, re.M)
+    non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
+    sock = re.search(r"Socket errors: (.*)", text)
+    return {"rps": float(rps.group(1)) if rps else 0.0, "p50": latency(50), "p99": latency(99),
+            "non2xx": int(non2xx.group(1)) if non2xx else 0, "socket": sock.group(1).strip() if sock else None}
+
+runs = {name: parse(f"{work}/run-{name}.txt") for name, _, _ in RUNS}
+noop = (runs["noop"]["rps"] + runs["noop2"]["rps"]) / 2 or float("nan")
+print()
+print(f"{'endpoint':<46}{'req/s':>12}{'IDs/s':>14}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}{'vs noop':>9}")
+for name, path, n in RUNS:
+    r = runs[name]
+    ids = f"{r['rps'] * n:,.0f}" if not name.startswith("noop") else "-"
+    print(f"{path:<46}{r['rps']:>12,.0f}{ids:>14}{r['p50']:>9.2f}{r['p99']:>9.2f}{r['non2xx']:>9}{r['rps'] / noop:>9.3f}")
+for name, _, _ in RUNS:
+    if runs[name]["socket"]:
+        print(f"socket errors on {name}: {runs[name]['socket']}")
+print()
+drift = (runs["noop2"]["rps"] - runs["noop"]["rps"]) / noop
+print(f"no-op baseline: mean of the first and last run, {noop:,.0f} req/s; drift between them {drift:+.1%}"
+      + ("  (over 10 %: the machine was not steady; figures are provisional)" if abs(drift) > 0.10 else ""))
+heap = f"{int(heap_bytes) / 1048576:.1f} MB" if heap_bytes else "unknown (no /actuator/prometheus answer)"
+print(f"start-up to readiness: {ready_ms} ms; heap used after the load: {heap} (-Xmx256m); "
+      f"ERROR lines in the server log: {errors or 0}")
+segment = runs["segment"]["rps"] / noop
+snowflake = runs["snowflake"]["rps"] / noop
+single_ids = runs["segment"]["rps"]
+batch_ids = runs["batch1000"]["rps"] * int(batch)
+z = batch_ids / single_ids if single_ids else float("nan")
+print(f"RATIOS segment/noop={segment:.3f} snowflake/noop={snowflake:.3f} batch1000/single={z:.3f}")
+PY

@@ -1,0 +1,87 @@
+package org.leafid.server.fault;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.leafid.core.snowflake.SnowflakeLayout;
+
+/** What every scenario shares: the run's id, its processes, its database, and common checks. */
+final class FaultContext {
+
+    static final SnowflakeLayout LAYOUT = new SnowflakeLayout(SnowflakeLayout.DEFAULT_TWEPOCH);
+
+    final String runId;
+    final Fleet fleet;
+    final FaultDatabase database;
+
+    FaultContext(String runId, Fleet fleet, FaultDatabase database) {
+        this.runId = runId;
+        this.fleet = fleet;
+        this.database = database;
+    }
+
+    /** A tag no other run uses, inserted with the given first ID and step. */
+    String newTag(String scenario, long maxId, int step) {
+        String tag = "fault-" + runId + "-" + scenario;
+        database.insertTag(tag, maxId, step);
+        return tag;
+    }
+
+    /** Arguments every server of a scenario gets: its own leaf.name, and 127.0.0.1 as its IP. */
+    List<String> baseArguments(String scenario, String... more) {
+        List<String> arguments = new ArrayList<>(List.of("--leaf.name=fault-" + runId + "-" + scenario,
+                "--leaf.snowflake.ip=127.0.0.1"));
+        arguments.addAll(Arrays.asList(more));
+        return arguments;
+    }
+
+    /** Keeps the load running for a while: the scenario's clock, not a wait for a condition. */
+    static void hold(Duration duration) throws InterruptedException {
+        Thread.sleep(duration.toMillis());
+    }
+
+    /** The clients' IDs of one mode (and tag, for segment), all runs together. */
+    static long[] ids(List<LoadSummary> runs, LoadRun.Mode mode, Predicate<LoadRun.ClientSpec> which) {
+        List<LongList> lists = new ArrayList<>();
+        for (LoadSummary run : runs) {
+            run.clients().stream().filter(c -> which.test(c.spec())).forEach(c -> lists.add(c.ids(mode)));
+        }
+        return LongList.concat(lists);
+    }
+
+    /** Clients whose IDs of a mode did not strictly increase, as "client: a then b". */
+    static List<String> notIncreasing(LoadSummary run, LoadRun.Mode mode) {
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < run.clients().size(); i++) {
+            LongList ids = run.clients().get(i).ids(mode);
+            int at = IdChecks.firstNotIncreasing(ids);
+            if (at >= 0) {
+                problems.add(run.clients().get(i).spec().instance() + " client " + i + ": " + ids.get(at - 1)
+                        + " then " + ids.get(at));
+            }
+        }
+        return problems;
+    }
+
+    /** The distinct worker ids in snowflake IDs. */
+    static List<Integer> workerIds(long[] snowflakeIds) {
+        return Arrays.stream(snowflakeIds).mapToInt(id -> LAYOUT.decode(id).workerId()).distinct().sorted().boxed()
+                .toList();
+    }
+
+    /**
+     * Errors that are not allowed: a key is allowed when it equals one of {@code allowed}, or
+     * starts with one that ends in {@code *} (without the star).
+     */
+    static Map<String, Long> unexpected(Map<String, Long> errors, String... allowed) {
+        return errors.entrySet().stream()
+                .filter(e -> Arrays.stream(allowed).noneMatch(a -> a.endsWith("*")
+                        ? e.getKey().startsWith(a.substring(0, a.length() - 1)) : e.getKey().equals(a)))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, Long::sum, TreeMap::new));
+    }
+}

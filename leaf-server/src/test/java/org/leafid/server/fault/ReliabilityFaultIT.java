@@ -1,0 +1,166 @@
+package org.leafid.server.fault;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.leafid.server.support.TestDatabase;
+
+/**
+ * The fault suite: real server processes under load, with a part of their world broken, and
+ * every ID they issue checked. Scenarios run one after another (each needs the machine to
+ * itself); at the end of a run of all of them the measured figures, failures included, are
+ * written to {@code RELIABILITY.md} at the repository root. A run of some scenarios only
+ * ({@code -Dit.test=ReliabilityFaultIT#crash*}) writes them next to the server logs in
+ * {@code target/fault-logs/} instead.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReliabilityFaultIT {
+
+    private static final int SCENARIOS = 9;
+
+    private final String runId = UUID.randomUUID().toString().substring(0, 8);
+    private final List<ScenarioResult> results = new ArrayList<>();
+    private final String token = "fault-token-" + UUID.randomUUID();
+    private long suiteStartedNanos;
+    private FaultContext context;
+    private ServerProcess tokenServer;
+    private String tokenServerTag;
+
+    @FunctionalInterface
+    interface Scenario {
+        void run(ScenarioResult result) throws Exception;
+    }
+
+    @BeforeAll
+    void prepare() throws Exception {
+        suiteStartedNanos = System.nanoTime();
+        context = new FaultContext(runId, new Fleet(runId), FaultDatabase.open());
+    }
+
+    @AfterAll
+    void finish() throws Exception {
+        if (context == null) {
+            return; // no database (skipped), or the jar is missing: nothing ran
+        }
+        context.fleet.close();
+        long suiteMillis = (System.nanoTime() - suiteStartedNanos) / 1_000_000;
+        boolean complete = results.size() == SCENARIOS;
+        Path report = complete ? TestDatabase.repoFile("mvnw").getParent().resolve("RELIABILITY.md")
+                : context.fleet.logs().resolve(runId + "-RELIABILITY.md");
+        ReliabilityReport.write(report, results, suiteMillis, context.database.version());
+        System.out.println("[fault suite] " + results.size() + " scenarios in " + suiteMillis / 1000 + " s; figures in "
+                + report);
+    }
+
+    @Test
+    @Order(1)
+    void threeInstancesOnOneDatabaseAndZookeeperIssueNoDuplicate() throws Exception {
+        scenario("Multi-instance", result -> MultiInstanceScenario.run(context, result));
+    }
+
+    @Test
+    @Order(2)
+    void killedInstanceRestartsWithoutRepeatingAnId() throws Exception {
+        scenario("Crash (kill -9)", result -> CrashScenario.run(context, result));
+    }
+
+    @Test
+    @Order(3)
+    void databaseOutageServesFromBuffersThenRefusesThenRecovers() throws Exception {
+        scenario("Database outage", result -> DatabaseOutageScenario.run(context, result));
+    }
+
+    @Test
+    @Order(4)
+    void zookeeperQuorumLossAndZookeeperDownAtStart() throws Throwable {
+        Throwable failure = null;
+        try (ZookeeperOutageScenario zookeeper = new ZookeeperOutageScenario(context)) {
+            for (String name : List.of("ZooKeeper quorum loss", "ZooKeeper down at start")) {
+                try {
+                    scenario(name, result -> {
+                        if (name.endsWith("loss")) {
+                            zookeeper.quorumLoss(result);
+                        } else {
+                            zookeeper.downAtStart(result);
+                        }
+                    });
+                } catch (Exception | AssertionError e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Test
+    @Order(5)
+    void zookeeperPartitionLeavesZkNormalIssuing() throws Exception {
+        scenario("ZooKeeper partition", result -> ZookeeperPartitionScenario.run(context, result));
+    }
+
+    @Test
+    @Order(6)
+    void clockMovedBackIsWaitedOutOrRefusedNeverRepeated() throws Exception {
+        scenario("Clock moved back", result -> ClockScenario.run(context, result));
+    }
+
+    @Test
+    @Order(7)
+    void hostileRequestsGetTheirFourHundredsAndChangeNothing() throws Exception {
+        scenario("Bad input", result -> BadInputScenario.run(context, tokenServer(), tokenServerTag, token, result));
+    }
+
+    @Test
+    @Order(8)
+    void securityReview() throws Exception {
+        scenario("Security review", result -> SecurityReview.run(context, tokenServer(), token, result));
+    }
+
+    /** The server with an admin token, shared by the bad-input scenario and the security review. */
+    private ServerProcess tokenServer() {
+        if (tokenServer == null) {
+            tokenServerTag = context.newTag("bad-input", 1, 1000);
+            List<String> arguments = context.baseArguments("bad-input");
+            arguments.addAll(context.database.serverArguments(context.database.url()));
+            Map<String, String> environment = new HashMap<>(context.database.serverEnvironment());
+            environment.put("LEAF_ADMIN_TOKEN", token);
+            tokenServer = context.fleet.server("bad-input", arguments, environment);
+            tokenServer.start().awaitReady(Duration.ofSeconds(90));
+        }
+        return tokenServer;
+    }
+
+    private void scenario(String name, Scenario body) throws Exception {
+        ScenarioResult result = new ScenarioResult(name);
+        results.add(result);
+        long started = System.nanoTime();
+        try {
+            body.run(result);
+        } catch (Exception | AssertionError e) {
+            String message = String.valueOf(e.getMessage()).replaceAll("\\s+", " ").strip();
+            result.failure = message.length() <= 240 ? message : message.substring(0, 240) + "…";
+            throw e;
+        } finally {
+            result.wallMillis = (System.nanoTime() - started) / 1_000_000;
+            context.fleet.killAllExcept(tokenServer);
+        }
+    }
+}

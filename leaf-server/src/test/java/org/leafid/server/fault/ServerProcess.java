@@ -1,0 +1,180 @@
+package org.leafid.server.fault;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * One real server: {@code java -Xmx256m -jar leaf-server.jar} on 127.0.0.1, with its own port,
+ * data directory and log file. It can be killed ({@code kill -9}) and started again on the same
+ * port and data directory; each start appends to the same log.
+ */
+final class ServerProcess {
+
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    /** Environment prefixes that would configure the child from the test JVM's environment. */
+    private static final List<String> HOSTILE_ENV = List.of("LEAF_", "SPRING_", "SERVER_", "MANAGEMENT_",
+            "LOGGING_", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS");
+
+    private final String name;
+    private final int port;
+    private final Path dataDir;
+    private final Path log;
+    private final Path jar;
+    private final List<String> arguments;
+    private final Map<String, String> environment;
+    private final HttpClient probe = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(PROBE_TIMEOUT).build();
+    private Process process;
+    private int starts;
+
+    ServerProcess(String name, int port, Path dataDir, Path log, Path jar, List<String> arguments,
+            Map<String, String> environment) {
+        this.name = name;
+        this.port = port;
+        this.dataDir = dataDir;
+        this.log = log;
+        this.jar = jar;
+        this.arguments = List.copyOf(arguments);
+        this.environment = Map.copyOf(environment);
+    }
+
+    String name() {
+        return name;
+    }
+
+    int port() {
+        return port;
+    }
+
+    Path dataDir() {
+        return dataDir;
+    }
+
+    Path logFile() {
+        return log;
+    }
+
+    /** Starts the process (again, after a kill or stop) with the same port, data dir and arguments. */
+    synchronized ServerProcess start() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException(name + " is already running");
+        }
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-jar", jar.toString(), "--server.port=" + port, "--leaf.data-dir=" + dataDir));
+        command.addAll(arguments);
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(dataDir.toFile()) // no ./leaf.properties of the developer's is picked up
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().keySet().removeIf(key -> HOSTILE_ENV.stream().anyMatch(key::startsWith));
+        builder.environment().putAll(environment); // values are not written to the log: they may be secrets
+        try {
+            Files.createDirectories(dataDir);
+            Files.writeString(log, "==== " + name + " start #" + (++starts) + " at " + Instant.now() + ": "
+                    + String.join(" ", command) + " (environment: " + environment.keySet() + ")\n",
+                    StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start " + name, e);
+        }
+        return this;
+    }
+
+    /** Waits until readiness is UP; fails at once, with the log's tail, if the process dies. */
+    ServerProcess awaitReady(Duration atMost) {
+        try {
+            await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
+                if (!isAlive()) {
+                    throw new AssertionError(name + " exited with " + process.exitValue() + " while starting:\n"
+                            + logTail(40));
+                }
+                return status("/actuator/health/readiness") == 200;
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(name + " was not ready within " + atMost + ":\n" + logTail(40), e);
+        }
+        return this;
+    }
+
+    /** Waits for the process to end by itself and returns its exit code. */
+    int awaitExit(Duration atMost) throws InterruptedException {
+        if (!process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError(name + " did not exit within " + atMost + ":\n" + logTail(40));
+        }
+        return process.exitValue();
+    }
+
+    boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** {@code kill -9}: no shutdown hook, no graceful stop, nothing recorded on the way out. */
+    void kill() throws InterruptedException {
+        if (process != null) {
+            process.destroyForcibly();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                throw new AssertionError(name + " survived kill -9 for 10 s");
+            }
+        }
+    }
+
+    /** SIGTERM, the graceful stop; kill -9 if it takes longer than 30 s. */
+    void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                kill();
+            }
+        }
+    }
+
+    /** The status of a GET, or -1 when there is no answer. */
+    int status(String path) {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(PROBE_TIMEOUT).GET().build();
+            return probe.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    String logText() {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** How many lines of the log contain a text. */
+    long logLines(String containing) {
+        return logText().lines().filter(line -> line.contains(containing)).count();
+    }
+
+    String logTail(int lines) {
+        List<String> all = logText().lines().toList();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    }
+}

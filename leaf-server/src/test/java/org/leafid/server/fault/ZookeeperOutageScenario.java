@@ -1,0 +1,235 @@
+package org.leafid.server.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.zookeeper.data.Stat;
+import org.leafid.server.fault.LoadRun.ClientSpec;
+import org.leafid.server.fault.LoadRun.Mode;
+
+/**
+ * ZooKeeper failing. Quorum loss while running (a cluster of 3, two stopped): {@code zk_normal}
+ * keeps issuing, its id being its own for good; {@code zk_recycle}, whose id could be given to
+ * another instance once its lease runs out, stops (503) long before that. ZooKeeper down at
+ * start: {@code zk_normal} starts from its cache file, and without one fails, saying why.
+ */
+final class ZookeeperOutageScenario implements AutoCloseable {
+
+    static final int CLIENTS_PER_INSTANCE = 6;
+    static final Duration QUORUM_LOST = Duration.ofSeconds(8);
+    static final long LEASE_MILLIS = 30_000; // leaf.snowflake.recycle.lease default
+    static final String REPORT_INTERVAL = "500ms";
+    /** More renewals during the outage than the default 3 s gives: each one must go through without ZooKeeper. */
+    static final String NORMAL_REPORT_INTERVAL = "1s";
+    /** When, after zk_normal's last renewal, the quorum is cut: ~15 ms before the next one. */
+    static final long RENEW_LEAD_MILLIS = 985;
+
+    private final FaultContext context;
+    private final TestingCluster cluster = new TestingCluster(3);
+    private List<String> normalArguments;
+    private ServerProcess normal;
+    private long[] normalIds = new long[0];
+
+    ZookeeperOutageScenario(FaultContext context) throws Exception {
+        this.context = context;
+        cluster.start();
+    }
+
+    @Override
+    public void close() throws Exception {
+        cluster.close();
+    }
+
+    /** Quorum loss under load, with one zk_normal and one zk_recycle instance. */
+    void quorumLoss(ScenarioResult result) throws Exception {
+        // Two clusters (leaf.name): zk_normal's and zk_recycle's worker ids are separate spaces, so
+        // instances of both modes under one name would share worker ids.
+        normalArguments = context.baseArguments("zk-normal", "--leaf.segment.enable=false",
+                "--leaf.snowflake.mode=zk_normal", "--leaf.snowflake.zk.address=" + cluster.getConnectString(),
+                "--leaf.snowflake.report-interval=" + NORMAL_REPORT_INTERVAL);
+        normal = context.fleet.server("zk-normal", normalArguments, Map.of());
+        ServerProcess recycle = context.fleet.server("zk-recycle", context.baseArguments("zk-recycle",
+                "--leaf.segment.enable=false", "--leaf.snowflake.mode=zk_recycle",
+                "--leaf.snowflake.zk.address=" + cluster.getConnectString(),
+                "--leaf.snowflake.report-interval=" + REPORT_INTERVAL), Map.of());
+        Fleet.startAll(List.of(normal, recycle), Duration.ofSeconds(120));
+        List<ClientSpec> specs = new ArrayList<>();
+        for (int c = 0; c < CLIENTS_PER_INSTANCE; c++) {
+            specs.add(new ClientSpec(normal.name(), normal.port(), null, true, 5));
+            specs.add(new ClientSpec(recycle.name(), recycle.port(), null, true, 5));
+        }
+        LoadRun load = LoadRun.start(specs);
+        FaultContext.hold(Duration.ofSeconds(4));
+
+        // The worst moment for zk_normal: just before its next renewal, so that the renewal meets a
+        // ZooKeeper that is going away before its client has noticed.
+        long renewedAt = awaitRenewal("/snowflake/fault-" + context.runId + "-zk-normal/forever");
+        FaultContext.hold(Duration.ofMillis(Math.max(0, renewedAt + RENEW_LEAD_MILLIS - System.currentTimeMillis())));
+        load.phase("quorum lost");
+        LoadWatch stopped = load.watch(recycle.name(), Mode.SNOWFLAKE, outcome -> outcome.status() != 200);
+        LoadWatch normalStopped = load.watch(normal.name(), Mode.SNOWFLAKE, outcome -> outcome.status() != 200);
+        long lostAt = System.currentTimeMillis();
+        List<InstanceSpec> servers = new ArrayList<>(cluster.getInstances());
+        cluster.killServer(servers.get(0));
+        cluster.killServer(servers.get(1));
+        long stopMillis = stopped.awaitMillis(Duration.ofSeconds(20), "zk_recycle refusal after the quorum loss");
+        FaultContext.hold(QUORUM_LOST);
+
+        load.phase("quorum back");
+        LoadWatch back = load.watch(recycle.name(), Mode.SNOWFLAKE, outcome -> outcome.status() == 200);
+        long restoredAt = System.currentTimeMillis();
+        cluster.restartServer(servers.get(0));
+        cluster.restartServer(servers.get(1));
+        long recoveryMillis = back.awaitMillis(Duration.ofSeconds(60), "zk_recycle ID after the quorum came back");
+        FaultContext.hold(Duration.ofSeconds(3));
+        LoadSummary run = load.stop();
+
+        normalIds = FaultContext.ids(List.of(run), Mode.SNOWFLAKE, spec -> spec.instance().equals(normal.name()));
+        long[] recycleIds = FaultContext.ids(List.of(run), Mode.SNOWFLAKE, spec -> spec.instance().equals(recycle.name()));
+        long duplicates = IdChecks.duplicates(normalIds).count() + IdChecks.duplicates(recycleIds).count();
+        long lastRecycleIdAt = Arrays.stream(recycleIds).map(id -> FaultContext.LAYOUT.decode(id).timestampMillis())
+                .filter(time -> time < restoredAt).max().orElse(lostAt);
+        List<String> notIncreasing = FaultContext.notIncreasing(run, Mode.SNOWFLAKE);
+
+        result.load = ScenarioResult.load(run);
+        result.fault = "ZooKeeper quorum lost (2 of 3 servers stopped) for " + ScenarioResult.millis(restoredAt - lostAt)
+                + " under load; zk_normal (report interval " + NORMAL_REPORT_INTERVAL + ") and zk_recycle (report interval "
+                + REPORT_INTERVAL + ", lease 30 s)";
+        result.idsChecked = normalIds.length + recycleIds.length;
+        result.duplicates = duplicates;
+        result.errors = ScenarioResult.errors(run.errors());
+        long normalRefusals = run.errorsOf(normal.name()).values().stream().mapToLong(Long::longValue).sum();
+        String normalStop = normalStopped.first() == null ? "no refusal" : String.format(Locale.ROOT,
+                "%,d refusals (expected none) from %s to %s after the loss", normalRefusals,
+                ScenarioResult.millis((normalStopped.first().doneNanos() - normalStopped.sinceNanos()) / 1_000_000),
+                ScenarioResult.millis((load.lastErrorNanos(null, normal.name()).orElse(0) - normalStopped.sinceNanos())
+                        / 1_000_000));
+        result.recovery = "zk_normal: " + normalStop + "; zk_recycle: stopped " + ScenarioResult.millis(stopMillis)
+                + " after the loss (lease 30 s), first ID " + ScenarioResult.millis(recoveryMillis)
+                + " after the quorum came back";
+        result.note("zk_normal: %,d IDs (worker id %s), %,d of them while the quorum was lost; errors: %s.",
+                normalIds.length, FaultContext.workerIds(normalIds), run.ids("quorum lost", Mode.SNOWFLAKE, normal.name()),
+                ScenarioResult.errors(run.errorsOf(normal.name())));
+        result.note("zk_recycle: %,d IDs (worker ids %s); last ID issued %,d ms after the loss, first refusal (%s) "
+                + "%,d ms after it; its id could have been swept %,d ms after its last heartbeat at the earliest.",
+                recycleIds.length, FaultContext.workerIds(recycleIds), lastRecycleIdAt - lostAt,
+                stopped.first().key(), stopMillis, LEASE_MILLIS);
+
+        result.note("Log lines \"Refused a snowflake ID\" (one WARN per refused request): zk_normal %,d, zk_recycle %,d.",
+                normal.logLines("Refused a snowflake ID"), recycle.logLines("Refused a snowflake ID"));
+        result.note("zk_recycle worker ids marked in use after the quorum came back: %s.",
+                inUse("/snowflake/fault-" + context.runId + "-zk-recycle/recycle/inuse"));
+        normal.stop();
+        recycle.stop();
+
+        assertThat(duplicates).as("duplicate IDs").isZero();
+        assertThat(notIncreasing).as("clients whose IDs did not increase").isEmpty();
+        assertThat(run.errorsOf(normal.name())).as("zk_normal errors").isEmpty();
+        assertThat(stopped.first().key()).isEqualTo("snowflake 503 worker-id-unavailable");
+        assertThat(lastRecycleIdAt - lostAt).as("zk_recycle issued after the quorum loss for, ms")
+                .isLessThan(LEASE_MILLIS - 10_000);
+        assertThat(FaultContext.unexpected(run.errorsOf(recycle.name()), "snowflake 503 worker-id-unavailable"))
+                .as("zk_recycle errors other than worker-id-unavailable").isEmpty();
+    }
+
+    /** Waits for the next write of zk_normal's node (a renewal) and returns when ZooKeeper applied it. */
+    private long awaitRenewal(String forever) throws Exception {
+        try (CuratorFramework client = CuratorFrameworkFactory.newClient(cluster.getConnectString(), 10_000, 5_000,
+                new RetryOneTime(500))) {
+            client.start();
+            String node = forever + "/" + client.getChildren().forPath(forever).get(0);
+            int version = client.checkExists().forPath(node).getVersion();
+            Stat renewed = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> client.checkExists().forPath(node), stat -> stat.getVersion() != version);
+            return renewed.getMtime();
+        }
+    }
+
+    /** The children of an inuse path with their data, read with a client of the test's own. */
+    private List<String> inUse(String path) throws Exception {
+        try (CuratorFramework client = CuratorFrameworkFactory.newClient(cluster.getConnectString(), 10_000, 5_000,
+                new RetryOneTime(500))) {
+            client.start();
+            if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+                return List.of("(ZooKeeper not reachable)");
+            }
+            List<String> nodes = new ArrayList<>();
+            for (String child : client.getChildren().forPath(path)) {
+                Stat stat = new Stat();
+                byte[] data = client.getData().storingStatIn(stat).forPath(path + "/" + child);
+                nodes.add(child + " (version " + stat.getVersion() + ", last written "
+                        + (System.currentTimeMillis() - stat.getMtime()) + " ms ago: "
+                        + new String(data, StandardCharsets.UTF_8) + ")");
+            }
+            return nodes;
+        }
+    }
+
+    /** All of ZooKeeper down, then zk_normal started with the cache file of the quorum-loss run, and without one. */
+    void downAtStart(ScenarioResult result) throws Exception {
+        if (normal == null || normalIds.length == 0) {
+            throw new AssertionError("needs the zk_normal instance of the quorum-loss run, which did not get that far");
+        }
+        normal.stop();
+        cluster.stop();
+        List<String> arguments = normalArguments;
+        ServerProcess cached = context.fleet.server("zk-normal-from-cache", normal.port(), normal.dataDir(), arguments,
+                Map.of());
+        long started = System.nanoTime();
+        cached.start().awaitReady(Duration.ofSeconds(90));
+        long startMillis = (System.nanoTime() - started) / 1_000_000;
+        LoadRun load = LoadRun.start(List.of(new ClientSpec(cached.name(), cached.port(), null, true, 5),
+                new ClientSpec(cached.name(), cached.port(), null, true, 5)));
+        FaultContext.hold(Duration.ofSeconds(2));
+        LoadSummary run = load.stop();
+        cached.stop();
+        long[] cachedIds = FaultContext.ids(List.of(run), Mode.SNOWFLAKE, spec -> true);
+
+        ServerProcess fresh = context.fleet.server("zk-normal-no-cache", arguments, Map.of());
+        fresh.start();
+        int exit = fresh.awaitExit(Duration.ofSeconds(90));
+        String cause = "WorkerIdUnavailableException: ";
+        String reason = fresh.logText().lines().filter(line -> line.contains(cause) && line.contains("no cache file"))
+                .map(line -> line.substring(line.indexOf(cause) + cause.length())).findFirst().orElse("");
+
+        long[] both = new long[normalIds.length + cachedIds.length];
+        System.arraycopy(normalIds, 0, both, 0, normalIds.length);
+        System.arraycopy(cachedIds, 0, both, normalIds.length, cachedIds.length);
+        long duplicates = IdChecks.duplicates(both).count();
+        long lastBefore = FaultContext.LAYOUT.decode(IdChecks.max(normalIds)).timestampMillis();
+        long firstAfter = FaultContext.LAYOUT.decode(IdChecks.min(cachedIds)).timestampMillis();
+
+        result.load = ScenarioResult.load(run);
+        result.fault = "all 3 ZooKeeper servers down at start: zk_normal with its cache file, and a new instance without one";
+        result.idsChecked = both.length;
+        result.duplicates = duplicates;
+        result.errors = ScenarioResult.errors(run.errors());
+        result.recovery = "with the cache: ready " + ScenarioResult.millis(startMillis) + " after the start; "
+                + "without: exit code " + exit;
+        result.note("With the cache file: worker id %s (before: %s); first timestamp %,d ms after the last one "
+                + "issued before the stop.", FaultContext.workerIds(cachedIds), FaultContext.workerIds(normalIds),
+                firstAfter - lastBefore);
+        result.note("Without a cache file the start failed with exit code %d; the root cause at the end of Spring's "
+                + "%,d-line start-up failure in the log: `%s`", exit, fresh.logText().lines().count(), reason.strip());
+
+        assertThat(duplicates).as("duplicate IDs").isZero();
+        assertThat(run.errors()).as("errors of the instance started from its cache").isEmpty();
+        assertThat(FaultContext.workerIds(cachedIds)).isEqualTo(FaultContext.workerIds(normalIds));
+        assertThat(firstAfter).isGreaterThan(lastBefore);
+        assertThat(exit).as("exit code without ZooKeeper and cache").isNotZero();
+        assertThat(reason).as("the log says why").contains("leaf.snowflake.zk.address");
+    }
+}

@@ -1,0 +1,87 @@
+package org.leafid.server.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.curator.test.TestingServer;
+import org.leafid.server.fault.LoadRun.ClientSpec;
+import org.leafid.server.fault.LoadRun.Mode;
+
+/**
+ * ZooKeeper behind a network partition: a relay that goes silent (no reset, no refusal) for
+ * 10 s, longer than the reservation's lead and shorter than the session timeout. A
+ * {@code zk_normal} instance with the default report interval must keep issuing on its local
+ * reservation all along, as it does when ZooKeeper is cleanly down.
+ */
+final class ZookeeperPartitionScenario {
+
+    static final int CLIENTS = 6;
+    static final Duration PARTITION = Duration.ofSeconds(10);
+
+    private ZookeeperPartitionScenario() {}
+
+    static void run(FaultContext context, ScenarioResult result) throws Exception {
+        LoadSummary run;
+        LoadWatch refused;
+        long lastErrorMillis;
+        ServerProcess server;
+        try (TestingServer zookeeper = new TestingServer(true);
+                FreezableProxy proxy = new FreezableProxy(zookeeper.getPort())) {
+            server = context.fleet.server("zk-partition", context.baseArguments("zk-partition",
+                    "--leaf.segment.enable=false", "--leaf.snowflake.mode=zk_normal",
+                    "--leaf.snowflake.zk.address=127.0.0.1:" + proxy.port()), Map.of());
+            server.start().awaitReady(Duration.ofSeconds(90));
+            List<ClientSpec> specs = new ArrayList<>();
+            for (int c = 0; c < CLIENTS; c++) {
+                specs.add(new ClientSpec(server.name(), server.port(), null, true, 5));
+            }
+            LoadRun load = LoadRun.start(specs);
+            FaultContext.hold(Duration.ofSeconds(3));
+
+            load.phase("partitioned");
+            refused = load.watch(null, Mode.SNOWFLAKE, outcome -> outcome.status() != 200);
+            proxy.freeze();
+            FaultContext.hold(PARTITION);
+            load.phase("healed");
+            proxy.thaw();
+            FaultContext.hold(Duration.ofSeconds(4));
+            run = load.stop();
+            lastErrorMillis = load.lastErrorNanos(null, server.name()).stream()
+                    .map(nanos -> (nanos - refused.sinceNanos()) / 1_000_000).findFirst().orElse(0);
+            server.stop();
+        }
+
+        long[] ids = FaultContext.ids(List.of(run), Mode.SNOWFLAKE, spec -> true);
+        long duplicates = IdChecks.duplicates(ids).count();
+        long refusals = run.errors().values().stream().mapToLong(Long::longValue).sum();
+        result.load = ScenarioResult.load(run);
+        result.fault = "ZooKeeper partitioned for " + PARTITION.toSeconds() + " s under load (relay silent: no reset, "
+                + "no refusal); zk_normal, default report interval 3 s";
+        result.idsChecked = ids.length;
+        result.duplicates = duplicates;
+        result.errors = ScenarioResult.errors(run.errors());
+        result.recovery = refused.first() == null ? "zk_normal: no refusal" : String.format(Locale.ROOT,
+                "zk_normal: %,d refusals (expected none) from %s to %s after the partition began", refusals,
+                ScenarioResult.millis((refused.first().doneNanos() - refused.sinceNanos()) / 1_000_000),
+                ScenarioResult.millis(lastErrorMillis));
+        result.note("%,d IDs issued during the partition (worker id %s); errors by phase: partitioned %s, healed %s.",
+                run.ids("partitioned", Mode.SNOWFLAKE), FaultContext.workerIds(ids),
+                ScenarioResult.errors(run.errors("partitioned")), ScenarioResult.errors(run.errors("healed")));
+        result.note("Server log: %,d lines from the worker-id registry and holder at WARN/ERROR, %,d \"Refused a "
+                + "snowflake ID\" lines; the ZooKeeper client: %s.", server.logText().lines()
+                        .filter(line -> (line.contains("ZookeeperNormalRegistry") || line.contains("ReservingWorkerIdHolder"))
+                                && (line.contains(" WARN ") || line.contains(" ERROR "))).count(),
+                server.logLines("Refused a snowflake ID"), server.logText().lines()
+                        .filter(line -> line.contains("have not heard from server")).findFirst()
+                        .map(line -> "`" + line.substring(line.indexOf("Client connection")).strip() + "`")
+                        .orElse("no read timeout logged"));
+
+        assertThat(duplicates).as("duplicate IDs").isZero();
+        assertThat(FaultContext.notIncreasing(run, Mode.SNOWFLAKE)).as("clients whose IDs did not increase").isEmpty();
+        assertThat(run.errors()).as("zk_normal refusals while ZooKeeper was partitioned").isEmpty();
+    }
+}
