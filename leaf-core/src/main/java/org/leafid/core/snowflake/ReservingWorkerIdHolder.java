@@ -3,8 +3,10 @@ package org.leafid.core.snowflake;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.Sleeper;
@@ -40,7 +42,13 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
     private volatile WorkerLease lease;
     /** When a reservation was last recorded (the heartbeat), or -1 before the first. */
     private volatile long lastRecordedMillis = -1;
-    private ScheduledExecutorService renewer;
+    private volatile ScheduledExecutorService renewer;
+    /** True from an urgent renewal's request until it ran, so the request path queues one at most. */
+    private final AtomicBoolean urgentRenewalQueued = new AtomicBoolean();
+    /** When the last urgent renewal was queued; they are spaced so an outage is not hammered. */
+    private volatile long lastUrgentRenewalMillis = Long.MIN_VALUE / 2;
+    /** True while renewals fail, so an outage is logged once, not at every renewal. */
+    private final AtomicBoolean renewalFailing = new AtomicBoolean();
 
     public ReservingWorkerIdHolder(WorkerIdRegistry registry, InstantSource clock, Sleeper sleeper,
             Duration reportInterval, Duration maxStartWait) {
@@ -123,6 +131,35 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         registration.sink().record(current.workerId(), until);
         lastRecordedMillis = now;
         lease = current.extendedTo(until);
+    }
+
+    /**
+     * Queues a renewal now. While the clock was stepped back, renewals could not move the
+     * reservation (it was already ahead), so when the clock is set right it may be past the
+     * reservation until the next tick; this closes that gap within one write instead.
+     */
+    @Override
+    public void reservationLapsed() {
+        ScheduledExecutorService running = renewer;
+        long now = clock.millis();
+        if (running == null || state.get() != State.STARTED
+                || Math.abs(now - lastUrgentRenewalMillis) < urgentRenewalSpacingMillis()
+                || !urgentRenewalQueued.compareAndSet(false, true)) {
+            return;
+        }
+        lastUrgentRenewalMillis = now;
+        try {
+            running.execute(() -> {
+                urgentRenewalQueued.set(false);
+                renewOrReport();
+            });
+        } catch (RejectedExecutionException e) {
+            urgentRenewalQueued.set(false); // stopping: nothing to renew
+        }
+    }
+
+    private long urgentRenewalSpacingMillis() {
+        return Math.min(500, reportInterval.toMillis() / 3);
     }
 
     @Override
@@ -220,15 +257,25 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         }
         try {
             renew();
+            if (renewalFailing.compareAndSet(true, false)) {
+                log.info("Worker id {}: the time reservation is recorded again, until {}", workerId(),
+                        lease.reservedUntilMillis());
+            }
         } catch (WorkerIdLostException e) {
             lease = null;
+            renewalFailing.set(false);
             log.error("Worker id lost: {}. Snowflake IDs stop now; registering for a new worker id", e.getMessage());
         } catch (RuntimeException e) {
             WorkerLease current = lease;
             long until = current == null ? 0 : current.reservedUntilMillis();
-            log.error("Could not record the time reservation of worker id {}: {}. Snowflake IDs stop at {} "
-                    + "unless a later renewal succeeds; check the cache file's disk and the registry",
-                    workerId(), e.toString(), until);
+            if (renewalFailing.compareAndSet(false, true)) {
+                log.error("Could not record the time reservation of worker id {}: {}. Snowflake IDs stop at {} "
+                        + "unless a later renewal succeeds (retried every {} ms, logged again when it does); check "
+                        + "the cache file's disk and the registry", workerId(), e.toString(), until,
+                        reportInterval.toMillis());
+            } else {
+                log.debug("Renewal of worker id {} failed again: {}", workerId(), e.toString());
+            }
         }
     }
 

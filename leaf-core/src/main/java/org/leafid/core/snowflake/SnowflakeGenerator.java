@@ -147,6 +147,7 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
             clockBackwardsEvents.increment();
             return new ClockMovedBackwardsException(lease.validFromMillis(), now);
         }
+        holder.reservationLapsed(); // e.g. after the clock was set right from a long step back
         return new WorkerIdUnavailableException("The time reservation of worker id " + lease.workerId()
                 + " ended at " + lease.reservedUntilMillis() + " (clock now " + now
                 + "): it could not be renewed; see the log for why recording it failed");

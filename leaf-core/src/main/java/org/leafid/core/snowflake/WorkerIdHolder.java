@@ -21,6 +21,14 @@ public interface WorkerIdHolder extends AutoCloseable {
      */
     WorkerLease lease();
 
+    /**
+     * Told by the generator that the clock has run past the reservation, so IDs are refused. A
+     * holder that renews in the background renews now instead of at its next tick; it must
+     * return at once (it is called on the request path) and may ignore calls that come too often.
+     */
+    default void reservationLapsed() {
+    }
+
     /** When the reservation was last recorded (the heartbeat), or -1 when never; for monitoring. */
     default long lastRecordedMillis() {
         return -1;

@@ -7,9 +7,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -208,6 +213,62 @@ class ReservingWorkerIdHolderTest {
             assertThat(System.nanoTime()).as("lease published after the record").isLessThan(deadline);
             Thread.onSpinWait();
         }
+    }
+
+    @Test
+    @Timeout(30)
+    void aLapsedReservationIsRenewedAtOnceRatherThanAtTheNextTick() throws Exception {
+        // While the clock was stepped back the reservation could not move; when the clock is set
+        // right past it, issuing must resume within one write, not one report interval (here 1 h).
+        ReservingWorkerIdHolder holder = holder(0, SLOW_INTERVAL);
+        holder.start();
+        SnowflakeGenerator generator = generator(holder);
+        Set<Long> ids = ConcurrentHashMap.newKeySet();
+        for (int i = 0; i < 10_000; i++) {
+            ids.add(generator.nextId());
+        }
+        sink.queue.clear();
+        clock.advance(2 * SLOW_INTERVAL.toMillis() + 1_000);
+
+        assertThatThrownBy(generator::nextId).isInstanceOf(WorkerIdUnavailableException.class)
+                .hasMessageContaining("reservation");
+        assertThat(sink.queue.poll(10, TimeUnit.SECONDS)).isEqualTo(clock.millis() + 2 * SLOW_INTERVAL.toMillis());
+
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                done.add(threads.submit(() -> {
+                    for (int i = 0; i < 20_000; i++) {
+                        ids.add(generator.nextId());
+                    }
+                }));
+            }
+            for (Future<?> each : done) {
+                each.get(20, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(ids).hasSize(90_000);
+    }
+
+    @Test
+    void refusalsDuringAnOutageQueueAtMostOneUrgentRenewalAtATime() throws Exception {
+        ReservingWorkerIdHolder holder = holder(0, SLOW_INTERVAL);
+        holder.start();
+        SnowflakeGenerator generator = generator(holder);
+        sink.failWith(new IllegalStateException("registry down"));
+        int before = sink.attempts.get();
+        clock.advance(2 * SLOW_INTERVAL.toMillis() + 1_000);
+
+        for (int i = 0; i < 1_000; i++) {
+            assertThatThrownBy(generator::nextId).isInstanceOf(WorkerIdUnavailableException.class);
+        }
+
+        // The clock did not move, so the thousand refusals asked for one renewal at most.
+        holder.close(); // waits for the renewer to stop
+        assertThat(sink.attempts.get() - before).isBetween(0, 1);
     }
 
     @Test
@@ -520,6 +581,7 @@ class ReservingWorkerIdHolderTest {
     static final class RecordingSink implements ReservationSink {
         final List<Long> records = new CopyOnWriteArrayList<>();
         final BlockingQueue<Long> queue = new LinkedBlockingQueue<>();
+        final AtomicInteger attempts = new AtomicInteger();
         private volatile RuntimeException failure;
 
         void failWith(RuntimeException failure) {
@@ -528,6 +590,7 @@ class ReservingWorkerIdHolderTest {
 
         @Override
         public void record(int workerId, long reservedUntilMillis) {
+            attempts.incrementAndGet();
             RuntimeException current = failure;
             if (current != null) {
                 throw current;

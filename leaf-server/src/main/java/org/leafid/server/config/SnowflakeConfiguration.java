@@ -160,11 +160,18 @@ class SnowflakeConfiguration {
         @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "zk_normal")
         static class Normal {
 
+            /** Node updates of renewals, off the renewing thread (see ZookeeperNormalRegistry). */
+            @Bean(destroyMethod = "shutdownNow")
+            ExecutorService workerIdNodeWriter() {
+                return Executors.newSingleThreadExecutor(new DaemonThreads("leaf-workerid-node"));
+            }
+
             @Bean
             WorkerIdRegistry workerIdRegistry(CuratorFramework leafZookeeper, ZkPaths zkPaths,
-                    SnowflakeProperties properties, InstanceAddress instance, WorkerCacheFiles files) {
+                    SnowflakeProperties properties, InstanceAddress instance, WorkerCacheFiles files,
+                    ExecutorService workerIdNodeWriter) {
                 return new ZookeeperNormalRegistry(leafZookeeper, zkPaths, instance, files.registry(),
-                        properties.zk().connectTimeout());
+                        properties.zk().connectTimeout(), workerIdNodeWriter);
             }
         }
 

@@ -3,6 +3,8 @@ package org.leafid.server.worker.zk;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
@@ -24,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * worker id for good. The reservation is written to the cache file (which must succeed) and to
  * the node (best effort: the id is this instance's forever, so a ZooKeeper outage does not stop
  * issuing). ZooKeeper unreachable at start: the cache file is used under the same rule.
+ *
+ * <p>Node writes of renewals run on {@code nodeWriter}, never on the renewing thread: while
+ * ZooKeeper is partitioned or losing quorum, Curator may block a write for seconds before it
+ * gives up, and a renewal held that long would let the reservation run out and stop issuing.
  */
 public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
 
@@ -34,14 +40,20 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
     private final InstanceAddress instance;
     private final ReservationFile cache;
     private final Duration connectTimeout;
+    private final Executor nodeWriter;
 
+    /**
+     * @param nodeWriter runs the node updates of renewals (one at a time); {@code Runnable::run}
+     *     writes in the renewing thread
+     */
     public ZookeeperNormalRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance, ReservationFile cache,
-            Duration connectTimeout) {
+            Duration connectTimeout, Executor nodeWriter) {
         this.zk = zk;
         this.paths = paths;
         this.instance = instance;
         this.cache = cache;
         this.connectTimeout = connectTimeout;
+        this.nodeWriter = nodeWriter;
     }
 
     @Override
@@ -112,11 +124,13 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         return Integer.parseInt(node.substring(node.lastIndexOf('-') + 1));
     }
 
-    /** Cache file first and always; the node when ZooKeeper answers. */
+    /** Cache file first and always; the node when ZooKeeper answers, off the renewing thread. */
     private final class Sink implements ReservationSink {
 
         private volatile String node;
         private final AtomicBoolean reportedOutage = new AtomicBoolean();
+        /** True while a node write runs; a renewal finding one leaves the node to the next renewal. */
+        private final AtomicBoolean writing = new AtomicBoolean();
 
         Sink(String node) {
             this.node = node;
@@ -124,7 +138,31 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
 
         @Override
         public void record(int workerId, long reservedUntilMillis) {
-            cache.record(workerId, reservedUntilMillis);
+            cache.record(workerId, reservedUntilMillis); // throws when it fails: then the reservation is not used
+            if (!writing.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                nodeWriter.execute(() -> {
+                    try {
+                        writeNode(workerId, reservedUntilMillis);
+                    } finally {
+                        writing.set(false);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                writing.set(false); // shutting down: the cache file holds the reservation
+            }
+        }
+
+        /** The final reservation: cache file, then the node in this thread, best effort. */
+        @Override
+        public void release(int workerId, long finalReservationMillis) {
+            cache.record(workerId, finalReservationMillis);
+            writeNode(workerId, finalReservationMillis);
+        }
+
+        private void writeNode(int workerId, long reservedUntilMillis) {
             if (!zk.getZookeeperClient().isConnected()) {
                 if (reportedOutage.compareAndSet(false, true)) {
                     log.warn("ZooKeeper unreachable: worker id {} keeps issuing on the reservation in {}; the node "
@@ -145,9 +183,15 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
                 if (reportedOutage.compareAndSet(true, false)) {
                     log.info("ZooKeeper reachable again: worker id {} reservation written to {}", workerId, target);
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // shutting down: the cache file holds the reservation
             } catch (Exception e) {
                 // The cache file holds the reservation; the node catches up at the next renewal.
-                log.warn("Could not write the reservation of worker id {} to ZooKeeper: {}", workerId, e.toString());
+                if (reportedOutage.compareAndSet(false, true)) {
+                    log.warn("Could not write the reservation of worker id {} to ZooKeeper ({}); issuing goes on "
+                            + "from the cache file {}, the node is written again at the next renewal", workerId,
+                            e.toString(), cache.path());
+                }
             }
         }
     }

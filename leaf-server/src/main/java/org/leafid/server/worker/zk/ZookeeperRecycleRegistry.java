@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * {@code zk_recycle}: worker ids 0–1023 live as nodes under {@code recycle/notuse} and
  * {@code recycle/inuse}. Taking one moves its node in a single ZooKeeper transaction (delete
  * from notuse at the version read, create in inuse), so two instances never get the same id.
- * Each renewal rewrites the inuse node at the version last written (the heartbeat); a
- * {@link RecycleSweeper} returns ids whose heartbeat is older than the lease. The lowest free id
- * is taken first, so a swept id is reused soon and its recorded reservation is honoured.
+ * Each renewal rewrites the inuse node while it is still the one this instance created (the
+ * heartbeat); a {@link RecycleSweeper} returns ids whose heartbeat is older than the lease. The
+ * lowest free id is taken first, so a swept id is reused soon and its recorded reservation is
+ * honoured.
  */
 public final class ZookeeperRecycleRegistry implements WorkerIdRegistry {
 
@@ -68,10 +69,10 @@ public final class ZookeeperRecycleRegistry implements WorkerIdRegistry {
                         | KeeperException.NodeExistsException e) {
                     continue; // lost the race for this id: try the next
                 }
-                int version = zk.checkExists().forPath(paths.inUse(id)).getVersion();
+                Stat created = zk.checkExists().forPath(paths.inUse(id));
                 log.info("Snowflake mode zk_recycle: {} took worker id {}, recorded reservation {}", instance, id,
                         returned.timestamp());
-                return new Registration(id, returned.timestamp(), new Heartbeat(id, version));
+                return new Registration(id, returned.timestamp(), new Heartbeat(id, created));
             }
             throw new WorkerIdUnavailableException("All " + (SnowflakeLayout.MAX_WORKER_ID + 1) + " worker ids under "
                     + paths.recycle() + " are in use; stop an instance, or wait for the sweeper to return the ids of "
@@ -134,15 +135,20 @@ public final class ZookeeperRecycleRegistry implements WorkerIdRegistry {
         return ids;
     }
 
-    /** Writes the reservation to the inuse node at the version last written: the heartbeat. */
+    /**
+     * Writes the reservation to this instance's inuse node: the heartbeat. The node is
+     * recognised by its creation zxid, not by its version alone: after a sweep another
+     * instance's node at the same path starts again from version 0, so a remembered version can
+     * match a node that is no longer ours.
+     */
     private final class Heartbeat implements ReservationSink {
 
         private final int workerId;
-        private volatile int version;
+        private final long createdZxid;
 
-        Heartbeat(int workerId, int version) {
+        Heartbeat(int workerId, Stat created) {
             this.workerId = workerId;
-            this.version = version;
+            this.createdZxid = created.getCzxid();
         }
 
         @Override
@@ -152,15 +158,37 @@ public final class ZookeeperRecycleRegistry implements WorkerIdRegistry {
                         + " could not be written");
             }
             byte[] data = new WorkerNode(instance.ip(), instance.port(), reservedUntilMillis).toBytes();
+            String node = paths.inUse(workerId);
             try {
-                version = zk.setData().withVersion(version).forPath(paths.inUse(workerId), data).getVersion();
+                try {
+                    zk.setData().withVersion(currentVersionIfMine()).forPath(node, data);
+                } catch (KeeperException.BadVersionException e) {
+                    // Curator retries a write whose answer a connection loss swallowed; when the
+                    // first attempt had landed, the retry meets its own version. Still our node: write again.
+                    zk.setData().withVersion(currentVersionIfMine()).forPath(node, data);
+                }
             } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
-                throw new WorkerIdLostException("worker id " + workerId + " was returned to the pool (its heartbeat "
-                        + "was older than leaf.snowflake.recycle.lease) and may be another instance's now");
+                throw lost();
+            } catch (WorkerIdLostException e) {
+                throw e;
             } catch (Exception e) {
                 throw new WorkerIdUnavailableException("The heartbeat of worker id " + workerId + " failed: "
                         + e.getMessage(), e);
             }
+        }
+
+        /** The version of the inuse node while it is the one this instance created. */
+        private int currentVersionIfMine() throws Exception {
+            Stat stat = zk.checkExists().forPath(paths.inUse(workerId));
+            if (stat == null || stat.getCzxid() != createdZxid) {
+                throw lost();
+            }
+            return stat.getVersion();
+        }
+
+        private WorkerIdLostException lost() {
+            return new WorkerIdLostException("worker id " + workerId + " was returned to the pool (its heartbeat "
+                    + "was older than leaf.snowflake.recycle.lease) and may be another instance's now");
         }
 
         /** Hands the id back to the pool carrying the final reservation, in one transaction. */
@@ -168,7 +196,7 @@ public final class ZookeeperRecycleRegistry implements WorkerIdRegistry {
         public void release(int id, long finalReservationMillis) {
             try {
                 zk.transaction().forOperations(
-                        zk.transactionOp().delete().withVersion(version).forPath(paths.inUse(workerId)),
+                        zk.transactionOp().delete().withVersion(currentVersionIfMine()).forPath(paths.inUse(workerId)),
                         zk.transactionOp().create().forPath(paths.notInUse(workerId),
                                 new WorkerNode("", 0, finalReservationMillis).toBytes()));
                 log.info("Returned worker id {} to the pool with reservation {}", workerId, finalReservationMillis);

@@ -6,9 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -168,6 +174,51 @@ class ZookeeperNormalRegistryTest {
     }
 
     @Test
+    void aStalledNodeWriteDoesNotHoldUpRenewalsSoIssuingGoesOn() throws Exception {
+        // A partitioned ZooKeeper can block a write for seconds; renewals must not wait for it.
+        InstanceAddress instance = instance("10.0.0.11", 8080);
+        CountDownLatch zookeeperAnswers = new CountDownLatch(1);
+        ExecutorService stalledWriter = Executors.newSingleThreadExecutor();
+        resources.add(stalledWriter::shutdownNow);
+        stalledWriter.execute(() -> {
+            try {
+                zookeeperAnswers.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        ZookeeperNormalRegistry registry = new ZookeeperNormalRegistry(client(), paths, instance, cache(instance),
+                Duration.ofMillis(500), stalledWriter);
+        ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry, clock, clock, REPORT_INTERVAL,
+                Duration.ofSeconds(5));
+        holder.start();
+        resources.add(holder);
+        SnowflakeGenerator generator = generator(holder);
+        long firstReservation = holder.lease().reservedUntilMillis();
+        Set<Long> ids = new HashSet<>();
+
+        for (int renewal = 0; renewal < 10; renewal++) {
+            clock.advance(REPORT_INTERVAL.toMillis());
+            holder.renew();
+            for (int i = 0; i < 1_000; i++) {
+                assertThat(ids.add(generator.nextId())).isTrue();
+            }
+        }
+
+        long reserved = holder.lease().reservedUntilMillis();
+        assertThat(reserved).isGreaterThan(firstReservation + 9 * REPORT_INTERVAL.toMillis());
+        assertThat(cache(instance).read()).hasValue(new ReservationFile.Recorded(holder.workerId(), reserved));
+        zookeeperAnswers.countDown();
+        stalledWriter.submit(() -> { }).get(10, TimeUnit.SECONDS); // the queued write has run
+        holder.renew(); // the writer is free again: this renewal reaches the node
+        stalledWriter.shutdown();
+        assertThat(stalledWriter.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        String node = paths.forever() + "/" + client().getChildren().forPath(paths.forever()).get(0);
+        assertThat(WorkerNode.parse(node, client().getData().forPath(node)).timestamp())
+                .isGreaterThanOrEqualTo(reserved);
+    }
+
+    @Test
     void moreThan1024RegistrationsIsAClearStartError() throws Exception {
         CuratorFramework client = client();
         for (int i = 0; i < 1024; i++) {
@@ -182,7 +233,7 @@ class ZookeeperNormalRegistryTest {
 
     private ReservingWorkerIdHolder started(InstanceAddress instance, Duration maxStartWait) {
         ZookeeperNormalRegistry registry = new ZookeeperNormalRegistry(client(), paths, instance, cache(instance),
-                Duration.ofMillis(500));
+                Duration.ofMillis(500), Runnable::run);
         ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry, clock, clock, REPORT_INTERVAL,
                 maxStartWait);
         holder.start();

@@ -30,6 +30,8 @@ import org.leafid.core.WorkerIdUnavailableException;
 import org.leafid.core.snowflake.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
+import org.leafid.core.snowflake.WorkerIdLostException;
+import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.leafid.core.testing.FakeClock;
 import org.leafid.server.worker.InstanceAddress;
 
@@ -162,6 +164,40 @@ class ZookeeperRecycleRegistryTest {
         assertThat(client.checkExists().forPath(paths.inUse(id))).isNull();
         long returned = WorkerNode.parse(paths.notInUse(id), client.getData().forPath(paths.notInUse(id))).timestamp();
         assertThat(returned).isLessThanOrEqualTo(System.currentTimeMillis() + 1);
+    }
+
+    @Test
+    void aHeartbeatThatLandedDespiteALostAnswerIsNotTakenForALoss() throws Exception {
+        CuratorFramework client = client();
+        InstanceAddress instance = new InstanceAddress("10.1.6.1", 8080);
+        WorkerIdRegistry.Registration taken = new ZookeeperRecycleRegistry(client, paths, instance,
+                Duration.ofSeconds(2)).register();
+        String node = paths.inUse(taken.workerId());
+        taken.sink().record(taken.workerId(), 1_000);
+        // The next write reaches ZooKeeper but its answer is lost: the node is a version ahead.
+        client.setData().forPath(node, new WorkerNode(instance.ip(), instance.port(), 2_000).toBytes());
+
+        taken.sink().record(taken.workerId(), 3_000);
+
+        assertThat(WorkerNode.parse(node, client.getData().forPath(node)).timestamp()).isEqualTo(3_000);
+    }
+
+    @Test
+    void aSweptIdRetakenByAnotherInstanceIsLostEvenAtTheSameNodeVersion() throws Exception {
+        CuratorFramework client = client();
+        WorkerIdRegistry.Registration first = new ZookeeperRecycleRegistry(client, paths,
+                new InstanceAddress("10.1.7.1", 8080), Duration.ofSeconds(2)).register();
+        int id = first.workerId();
+        first.sink().record(id, 1_000); // the node is at version 1
+        // Cut off past the lease: the sweeper returns the id and another instance takes it and
+        // heartbeats once, so its node is at version 1 too.
+        WorkerNode other = new WorkerNode("10.1.7.2", 8080, 5_000);
+        client.delete().forPath(paths.inUse(id));
+        client.create().forPath(paths.inUse(id), new WorkerNode("10.1.7.2", 8080, 0).toBytes());
+        client.setData().forPath(paths.inUse(id), other.toBytes());
+
+        assertThatThrownBy(() -> first.sink().record(id, 2_000)).isInstanceOf(WorkerIdLostException.class);
+        assertThat(WorkerNode.parse(paths.inUse(id), client.getData().forPath(paths.inUse(id)))).isEqualTo(other);
     }
 
     @Test
