@@ -3,6 +3,8 @@
 #
 #   leaf-bench/jmh.sh          throughput table
 #   leaf-bench/jmh.sh --gc     the same with -prof gc: allocation per operation (B/op) as well
+#   leaf-bench/jmh.sh --smoke  one short fork per benchmark (about 40 s): proves they run, CI's
+#                              check; its figures are not measurements
 #
 # Builds target/benchmarks.jar when it is missing or older than the sources. Each thread count
 # is one JMH run of 6 trials (AtomicLong baseline; segment generator and get(tag) at steps
@@ -23,9 +25,11 @@ jar="$here/target/benchmarks.jar"
 out="$here/target/jmh"
 
 gc=false
+smoke=false
 for arg in "$@"; do
     case "$arg" in
         --gc) gc=true ;;
+        --smoke) smoke=true ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "jmh.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
     esac
@@ -46,7 +50,9 @@ if stale; then
 fi
 
 # 2. One JMH run per thread count; the JSON is what the summary reads.
-read -r -a run_opts <<< "${JMH_ARGS:--f 2 -wi 2 -w 1s -i 5 -r 1s}"
+default_opts="-f 2 -wi 2 -w 1s -i 5 -r 1s"
+$smoke && default_opts="-f 1 -wi 1 -w 300ms -i 2 -r 300ms"
+read -r -a run_opts <<< "${JMH_ARGS:-$default_opts}"
 run_limit=150 # s per thread count with the default options (about 100 s expected)
 [ -n "${JMH_ARGS:-}" ] && run_limit=3600
 prof=()

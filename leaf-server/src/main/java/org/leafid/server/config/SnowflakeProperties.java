@@ -29,7 +29,7 @@ public record SnowflakeProperties(
         @DefaultValue("1288834974657") @Min(0) long twepoch,
         @DefaultValue @Valid Local local,
         @DefaultValue("3s") Duration reportInterval,
-        @DefaultValue("5s") Duration maxStartWait,
+        @DefaultValue("10s") Duration maxStartWait,
         @DefaultValue("5ms") Duration maxBackwardsWait,
         @DefaultValue @Valid Recycle recycle) {
 

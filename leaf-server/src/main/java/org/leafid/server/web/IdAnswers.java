@@ -1,6 +1,5 @@
 package org.leafid.server.web;
 
-import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
@@ -16,9 +15,9 @@ final class IdAnswers {
         return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).body(Long.toString(id));
     }
 
-    static ResponseEntity<String> batch(long[] ids, List<MediaType> accept) {
+    static ResponseEntity<String> batch(long[] ids, boolean json) {
         StringBuilder body = new StringBuilder(ids.length * 21 + 2);
-        if (wantsJson(accept)) {
+        if (json) {
             body.append('[');
             for (int i = 0; i < ids.length; i++) {
                 body.append(i == 0 ? "\"" : ",\"").append(ids[i]).append('"');
@@ -45,8 +44,15 @@ final class IdAnswers {
         return value;
     }
 
-    private static boolean wantsJson(List<MediaType> accept) {
-        for (MediaType type : accept) {
+    /**
+     * Whether the {@code Accept} header asks for JSON (a wildcard does not). A malformed header
+     * never gets here: {@link AcceptHeaderFilter} refuses it.
+     */
+    static boolean wantsJson(String accept) {
+        if (accept == null) {
+            return false;
+        }
+        for (MediaType type : MediaType.parseMediaTypes(accept)) {
             if (type.isCompatibleWith(MediaType.APPLICATION_JSON) && !type.isWildcardType()) {
                 return true;
             }

@@ -33,6 +33,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
+    /** 503s of one kind are logged once per 10 s: an outage refuses thousands a second. */
+    private final RefusalLog refusals = new RefusalLog(log, 10_000);
+
     @ExceptionHandler(InvalidKeyException.class)
     ResponseEntity<ProblemDetail> invalidKey(InvalidKeyException e) {
         return problem(HttpStatus.BAD_REQUEST, "invalid-key", e.getMessage(), 0);
@@ -85,21 +88,23 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(SegmentStoreException.class)
     ResponseEntity<ProblemDetail> storeUnavailable(SegmentStoreException e) {
-        log.warn("Segment store failure answered with 503: {}", e.getMessage());
+        refusals.warn("store-unavailable", "Segment store failure answered with 503: " + e.getMessage()
+                + "; check the database (leaf.jdbc.url) and its connections");
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable", "Tag '" + e.tag()
                 + "': its numbers are used up and the database could not be reached to reserve more", 1);
     }
 
     @ExceptionHandler(TagExhaustedException.class)
     ResponseEntity<ProblemDetail> tagExhausted(TagExhaustedException e) {
-        log.error("{}: an operator must move the tag to a new one", e.getMessage());
+        refusals.warn("tag-exhausted", e.getMessage() + ": an operator must move the tag to a new one");
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "tag-exhausted", e.getMessage()
                 + "; no more IDs can be issued for this tag", 0);
     }
 
     @ExceptionHandler(ClockMovedBackwardsException.class)
     ResponseEntity<ProblemDetail> clockMovedBackwards(ClockMovedBackwardsException e) {
-        log.warn("Refused a snowflake ID: {}", e.getMessage());
+        refusals.warn("clock-moved-backwards", "Refused a snowflake ID: " + e.getMessage()
+                + "; check NTP on this host, it must slew rather than step the clock");
         long seconds = Math.max(1, (e.backwardsMillis() + 999) / 1000);
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "clock-moved-backwards", "The server clock moved back by "
                 + e.backwardsMillis() + " ms; no snowflake ID is issued until it catches up", seconds);
@@ -107,13 +112,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(WorkerIdUnavailableException.class)
     ResponseEntity<ProblemDetail> workerIdUnavailable(WorkerIdUnavailableException e) {
-        log.warn("Refused a snowflake ID: {}", e.getMessage());
+        refusals.warn("worker-id-unavailable", "Refused a snowflake ID: " + e.getMessage());
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "worker-id-unavailable", e.getMessage(), 1);
     }
 
     @ExceptionHandler(TimestampOverflowException.class)
     ResponseEntity<ProblemDetail> timestampOverflow(TimestampOverflowException e) {
-        log.error("Refused a snowflake ID: {}; check the clock and leaf.snowflake.twepoch", e.getMessage());
+        refusals.warn("timestamp-out-of-range", "Refused a snowflake ID: " + e.getMessage()
+                + "; check the clock and leaf.snowflake.twepoch");
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "timestamp-out-of-range",
                 "The clock is outside the 41-bit range after leaf.snowflake.twepoch", 0);
     }

@@ -40,8 +40,9 @@ class SegmentController {
             if (count == null) {
                 return IdAnswers.single(allocator.nextId(tag));
             }
-            long[] ids = allocator.nextIds(tag, IdAnswers.parseCount(count, maxBatch));
-            return IdAnswers.batch(ids, accept == null ? List.of() : MediaType.parseMediaTypes(accept));
+            int size = IdAnswers.parseCount(count, maxBatch);
+            boolean json = IdAnswers.wantsJson(accept); // before issuing: a failure must not lose IDs
+            return IdAnswers.batch(allocator.nextIds(tag, size), json);
         } finally {
             requests.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }

@@ -2,7 +2,6 @@ package org.leafid.server.web;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.server.config.LeafProperties;
@@ -47,9 +46,11 @@ class SnowflakeController {
                 issued.increment();
                 return IdAnswers.single(id);
             }
-            long[] ids = generator.nextIds(IdAnswers.parseCount(count, maxBatch));
+            int size = IdAnswers.parseCount(count, maxBatch);
+            boolean json = IdAnswers.wantsJson(accept); // before issuing: a failure must not lose IDs
+            long[] ids = generator.nextIds(size);
             issued.increment(ids.length);
-            return IdAnswers.batch(ids, accept == null ? List.of() : MediaType.parseMediaTypes(accept));
+            return IdAnswers.batch(ids, json);
         } finally {
             requests.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }

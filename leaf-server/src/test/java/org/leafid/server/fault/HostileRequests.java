@@ -84,7 +84,7 @@ final class HostileRequests {
         r.add("DELETE on a get endpoint", "DELETE", snow + "k", List.of(), null, Set.of(405), "method-not-allowed");
         r.add("PUT on a get endpoint", "PUT", seg + tag, List.of(json), "{}", Set.of(405), "method-not-allowed");
         r.add("PATCH on decode", "PATCH", "/api/snowflake/decode/1", List.of(), "", Set.of(405), "method-not-allowed");
-        r.add("TRACE", "TRACE", seg + tag, List.of(), null, Set.of(405), null);
+        r.add("TRACE", "TRACE", seg + tag, List.of(), null, Set.of(405), "method-not-allowed");
         r.add("made-up method FOO", "FOO", seg + tag, List.of(), null, Set.of(405, 501), null);
         r.get("unknown path", "/api/nothing-here", 404, "not-found");
         r.get("empty tag", seg, 404, "not-found");

@@ -22,15 +22,26 @@ public final class Http {
 
     /** GET of a raw path (already percent-encoded where needed). */
     public HttpResponse<String> get(String rawPath) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + rawPath))
-                .timeout(TIMEOUT).GET().build();
+        return send("GET", rawPath);
+    }
+
+    /**
+     * Any method, without a body, with extra headers as name, value pairs.
+     */
+    public HttpResponse<String> send(String method, String rawPath, String... headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + rawPath))
+                .timeout(TIMEOUT).method(method, HttpRequest.BodyPublishers.noBody());
+        if (headers.length > 0) {
+            builder.headers(headers);
+        }
+        HttpRequest request = builder.build();
         try {
             return client.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new UncheckedIOException("GET " + rawPath, e);
+            throw new UncheckedIOException(method + " " + rawPath, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted during GET " + rawPath, e);
+            throw new IllegalStateException("interrupted during " + method + " " + rawPath, e);
         }
     }
 

@@ -118,6 +118,38 @@ class HttpApiTest {
     }
 
     @Test
+    void malformedAcceptIs400ProblemBeforeAnyIdIsTaken() {
+        String tag = newServedTag("http-accept", 1, 1000);
+        assertThat(http.getId("/api/segment/get/" + tag)).isEqualTo(1);
+        String broken = ";;;/\"x";
+
+        for (String path : List.of("/api/segment/get/" + tag + "?count=5", "/api/snowflake/get/k?count=5",
+                "/api/segment/get/" + tag, "/api/nothing-here")) {
+            HttpResponse<String> response = http.send("GET", path, "Accept", broken);
+            assertThat(response.statusCode()).as(path).isEqualTo(400);
+            assertProblem(response, "invalid-accept");
+        }
+
+        assertThat(http.getId("/api/segment/get/" + tag)).as("no segment ID was lost").isEqualTo(2);
+        HttpResponse<String> json = http.send("GET", "/api/segment/get/" + tag + "?count=2", "Accept",
+                "application/json");
+        assertThat(json.body()).isEqualTo("[\"3\",\"4\"]");
+    }
+
+    @Test
+    void errorsTomcatAnswersItselfAreProblemsToo() {
+        HttpResponse<String> trace = http.send("TRACE", "/api/segment/get/any");
+
+        assertThat(trace.statusCode()).isEqualTo(405);
+        assertProblem(trace, "method-not-allowed");
+        assertThat(trace.body()).doesNotContain("timestamp", "path");
+
+        HttpResponse<String> direct = http.get("/error");
+        assertThat(direct.statusCode()).isEqualTo(404);
+        assertProblem(direct, "not-found");
+    }
+
+    @Test
     void unknownTagIs404Problem() {
         HttpResponse<String> response = http.get("/api/segment/get/never-inserted-" + System.nanoTime());
 

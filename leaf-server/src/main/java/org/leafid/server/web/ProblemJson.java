@@ -1,0 +1,61 @@
+package org.leafid.server.web;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpStatus;
+
+/**
+ * Writes a problem+json answer straight to the servlet response, for the places that run outside
+ * Spring MVC's message converters: a filter refusing a request, and the {@code /error} page Tomcat
+ * forwards to. Those must not depend on content negotiation, since a broken {@code Accept} header
+ * is one of the things they answer.
+ */
+final class ProblemJson {
+
+    static final String CONTENT_TYPE = "application/problem+json";
+
+    private ProblemJson() {}
+
+    /** The type Leaf gives a bare HTTP status: {@code urn:leaf:problem:method-not-allowed}. */
+    static String typeOf(int status) {
+        HttpStatus known = HttpStatus.resolve(status);
+        return known == null ? "http-" + status : known.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    static void write(HttpServletResponse response, int status, String type, String detail) throws IOException {
+        HttpStatus known = HttpStatus.resolve(status);
+        String title = known == null ? "HTTP " + status : known.getReasonPhrase();
+        String body = "{\"type\":\"" + Problems.TYPE_PREFIX + escape(type) + "\",\"title\":\"" + escape(title)
+                + "\",\"status\":" + status + ",\"detail\":\"" + escape(detail) + "\"}";
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        response.setStatus(status);
+        response.setContentType(CONTENT_TYPE);
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+    }
+
+    /** JSON string escaping; the texts written here are ours, but escaping keeps that from mattering. */
+    static String escape(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 8);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+}
