@@ -144,6 +144,13 @@ class HttpApiTest {
         assertProblem(trace, "method-not-allowed");
         assertThat(trace.body()).doesNotContain("timestamp", "path");
 
+        for (String refused : List.of("/api/segment/get/a%00b", "/api/segment/get/%2e%2e%2f%2e%2e%2fetc",
+                "/api/segment/get/..%5c..%5cetc")) {
+            HttpResponse<String> response = http.get(refused);
+            assertThat(response.statusCode()).as(refused).isEqualTo(400);
+            assertProblem(response, "bad-request");
+        }
+
         HttpResponse<String> direct = http.get("/error");
         assertThat(direct.statusCode()).isEqualTo(404);
         assertProblem(direct, "not-found");
