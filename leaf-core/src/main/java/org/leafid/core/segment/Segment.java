@@ -1,8 +1,5 @@
 package org.leafid.core.segment;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * One reserved block: the numbers {@code start .. start + size - 1}. Numbers are claimed by one
  * atomic add on an offset, so the hot path takes no lock and allocates nothing. The offset may
@@ -10,24 +7,14 @@ import java.lang.invoke.VarHandle;
  */
 final class Segment {
 
-    private static final VarHandle CLAIMED;
-
-    static {
-        try {
-            CLAIMED = MethodHandles.lookup().findVarHandle(Segment.class, "claimed", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     final long start;
     final long size;
     /** The offset whose claim starts loading the next block: past 10 % use, as in Leaf. */
     final long preloadOffset;
     final long loadedAtMillis;
 
-    @SuppressWarnings("unused") // accessed through CLAIMED
-    private volatile long claimed;
+    /** Apart from the fields above, which every claim reads: see {@link ClaimCounter}. */
+    private final ClaimCounter claimed = new ClaimCounter();
 
     /** A block with nothing in it: a generator starts with one, so its first call loads. */
     static Segment empty() {
@@ -43,17 +30,17 @@ final class Segment {
 
     /** Claims the next offset; it is an ID ({@code start + offset}) only when below {@code size}. */
     long claim() {
-        return (long) CLAIMED.getAndAdd(this, 1L);
+        return claimed.getAndAdd(1L);
     }
 
     /** Claims {@code count} offsets at once; the ones below {@code size} are IDs. */
     long claim(long count) {
-        return (long) CLAIMED.getAndAdd(this, count);
+        return claimed.getAndAdd(count);
     }
 
     /** Numbers not yet handed out. */
     long remaining() {
-        return Math.max(0, size - (long) CLAIMED.getVolatile(this));
+        return Math.max(0, size - claimed.get());
     }
 
     /** One past the last number of the block: the row's {@code max_id} when it was reserved. */
