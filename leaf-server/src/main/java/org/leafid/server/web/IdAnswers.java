@@ -49,8 +49,15 @@ final class IdAnswers {
         response.getOutputStream().write(bytes);
     }
 
-    /** {@code count} as given: absent means the single-ID answer. */
-    static int parseCount(String count, int max) {
+    /**
+     * {@code count} as given; absent means the single-ID answer. Given twice
+     * ({@code ?count=1&count=2}) is refused rather than one of them picked.
+     */
+    static int parseCount(String[] counts, int max) {
+        if (counts.length != 1) {
+            throw new InvalidCountException(String.join(",", counts), max);
+        }
+        String count = counts[0];
         int value;
         try {
             value = Integer.parseInt(count.trim());

@@ -44,7 +44,7 @@ class SegmentController {
                 IdAnswers.single(response, allocator.nextId(tag));
                 return;
             }
-            int size = IdAnswers.parseCount(count, maxBatch);
+            int size = IdAnswers.parseCount(request.getParameterValues("count"), maxBatch);
             // Before issuing: a failure must not lose IDs.
             boolean json = IdAnswers.wantsJson(request.getHeader(HttpHeaders.ACCEPT));
             IdAnswers.batch(response, allocator.nextIds(tag, size), json);

@@ -50,7 +50,7 @@ class SnowflakeController {
                 IdAnswers.single(response, id);
                 return;
             }
-            int size = IdAnswers.parseCount(count, maxBatch);
+            int size = IdAnswers.parseCount(request.getParameterValues("count"), maxBatch);
             // Before issuing: a failure must not lose IDs.
             boolean json = IdAnswers.wantsJson(request.getHeader(HttpHeaders.ACCEPT));
             long[] ids = generator.nextIds(size);

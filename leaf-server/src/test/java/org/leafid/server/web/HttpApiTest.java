@@ -137,6 +137,19 @@ class HttpApiTest {
     }
 
     @Test
+    void countGivenTwiceIs400AndTakesNoId() {
+        String tag = newServedTag("http-count-twice", 1, 1000);
+
+        for (String path : List.of("/api/segment/get/" + tag + "?count=1&count=2", "/api/snowflake/get/k?count=1&count=2")) {
+            HttpResponse<String> response = http.get(path);
+            assertThat(response.statusCode()).as(path).isEqualTo(400);
+            assertProblem(response, "invalid-count");
+        }
+
+        assertThat(http.getId("/api/segment/get/" + tag)).isEqualTo(1);
+    }
+
+    @Test
     void errorsTomcatAnswersItselfAreProblemsToo() {
         HttpResponse<String> trace = http.send("TRACE", "/api/segment/get/any");
 
