@@ -47,8 +47,7 @@ public final class TestDatabase {
 
         private static TestDatabase prepare() {
             TestDatabase database = locate();
-            database.runScript(repoFile("sql/leaf_alloc.sql"));
-            database.runScript(repoFile("sql/leaf_workerid_alloc.sql"));
+            database.createTables();
             return database;
         }
     }
@@ -60,6 +59,31 @@ public final class TestDatabase {
 
     public String url() {
         return url;
+    }
+
+    /**
+     * Another database on the same server, created when missing, with the tables of
+     * {@code sql/}: for a suite that must not share rows with other test runs.
+     *
+     * @throws SQLException when this user may not create databases
+     */
+    public TestDatabase sibling(String name) throws SQLException {
+        Matcher m = Pattern.compile("^(jdbc:\\w+://[^/]+/)([^?;]*)(.*)$").matcher(url);
+        if (!m.matches()) {
+            throw new IllegalStateException("expected jdbc:<driver>://host:port/database, got " + url);
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("CREATE DATABASE IF NOT EXISTS " + name);
+        }
+        TestDatabase sibling = new TestDatabase(m.group(1) + name + m.group(3), user, password);
+        sibling.createTables();
+        return sibling;
+    }
+
+    /** Runs {@code sql/leaf_alloc.sql} and {@code sql/leaf_workerid_alloc.sql} (both idempotent). */
+    public void createTables() {
+        runScript(repoFile("sql/leaf_alloc.sql"));
+        runScript(repoFile("sql/leaf_workerid_alloc.sql"));
     }
 
     public String user() {
