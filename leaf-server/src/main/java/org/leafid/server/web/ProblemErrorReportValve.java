@@ -9,7 +9,6 @@ import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 
 /**
  * Tomcat's error report for requests it refuses before any servlet sees them (an encoded NUL or
@@ -38,9 +37,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
                         + "NUL, a path above the root, bad percent-encoding) or the headers (size, duplicates) "
                         + "are not acceptable"
                 : "Tomcat refused the request before Leaf saw it";
-        String body = "{\"type\":\"" + Problems.TYPE_PREFIX + ProblemJson.typeOf(status) + "\",\"title\":\""
-                + ProblemJson.escape(titleOf(status)) + "\",\"status\":" + status + ",\"detail\":\""
-                + ProblemJson.escape(detail) + "\"}";
+        String body = ProblemJson.body(status, ProblemJson.typeOf(status), detail);
         try {
             response.setContentType(ProblemJson.CONTENT_TYPE);
             response.setCharacterEncoding("UTF-8");
@@ -52,10 +49,5 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         } catch (IOException | IllegalStateException e) {
             log.debug("Could not write the problem answer of a refused request: {}", e.toString());
         }
-    }
-
-    private static String titleOf(int status) {
-        HttpStatus known = HttpStatus.resolve(status);
-        return known == null ? "HTTP " + status : known.getReasonPhrase();
     }
 }

@@ -1,7 +1,6 @@
 package org.leafid.server.web;
 
 import java.net.URI;
-import java.util.Locale;
 import org.leafid.core.ClockMovedBackwardsException;
 import org.leafid.core.LeafException;
 import org.leafid.core.LeafInterruptedException;
@@ -51,10 +50,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
         if (response != null && response.getBody() instanceof ProblemDetail problem
                 && (problem.getType() == null || "about:blank".equals(problem.getType().toString()))) {
-            HttpStatus status = HttpStatus.resolve(statusCode.value());
-            String name = status == null ? "http-" + statusCode.value()
-                    : status.name().toLowerCase(Locale.ROOT).replace('_', '-');
-            problem.setType(URI.create(Problems.TYPE_PREFIX + name));
+            problem.setType(URI.create(Problems.TYPE_PREFIX + ProblemJson.typeOf(statusCode.value())));
         }
         return response;
     }
@@ -96,7 +92,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(TagExhaustedException.class)
     ResponseEntity<ProblemDetail> tagExhausted(TagExhaustedException e) {
-        refusals.warn("tag-exhausted", e.getMessage() + ": an operator must move the tag to a new one");
+        refusals.error("tag-exhausted", e.getMessage() + ": an operator must move the tag to a new one");
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "tag-exhausted", e.getMessage()
                 + "; no more IDs can be issued for this tag", 0);
     }
@@ -118,7 +114,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(TimestampOverflowException.class)
     ResponseEntity<ProblemDetail> timestampOverflow(TimestampOverflowException e) {
-        refusals.warn("timestamp-out-of-range", "Refused a snowflake ID: " + e.getMessage()
+        refusals.error("timestamp-out-of-range", "Refused a snowflake ID: " + e.getMessage()
                 + "; check the clock and leaf.snowflake.twepoch");
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "timestamp-out-of-range",
                 "The clock is outside the 41-bit range after leaf.snowflake.twepoch", 0);

@@ -25,15 +25,19 @@ final class ProblemJson {
     }
 
     static void write(HttpServletResponse response, int status, String type, String detail) throws IOException {
-        HttpStatus known = HttpStatus.resolve(status);
-        String title = known == null ? "HTTP " + status : known.getReasonPhrase();
-        String body = "{\"type\":\"" + Problems.TYPE_PREFIX + escape(type) + "\",\"title\":\"" + escape(title)
-                + "\",\"status\":" + status + ",\"detail\":\"" + escape(detail) + "\"}";
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = body(status, type, detail).getBytes(StandardCharsets.UTF_8);
         response.setStatus(status);
         response.setContentType(CONTENT_TYPE);
         response.setContentLength(bytes.length);
         response.getOutputStream().write(bytes);
+    }
+
+    /** The problem document: type, title (the status's reason phrase), status, detail. */
+    static String body(int status, String type, String detail) {
+        HttpStatus known = HttpStatus.resolve(status);
+        String title = known == null ? "HTTP " + status : known.getReasonPhrase();
+        return "{\"type\":\"" + Problems.TYPE_PREFIX + escape(type) + "\",\"title\":\"" + escape(title)
+                + "\",\"status\":" + status + ",\"detail\":\"" + escape(detail) + "\"}";
     }
 
     /** JSON string escaping; the texts written here are ours, but escaping keeps that from mattering. */

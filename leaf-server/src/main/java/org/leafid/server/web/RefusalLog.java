@@ -31,6 +31,15 @@ final class RefusalLog {
     }
 
     void warn(String type, String message) {
+        emit(type, message, false);
+    }
+
+    /** For refusals that need an operator (a tag used up, a clock out of range). */
+    void error(String type, String message) {
+        emit(type, message, true);
+    }
+
+    private void emit(String type, String message, boolean error) {
         Window window = windows.computeIfAbsent(type, key -> new Window());
         long now = nanoTime.getAsLong();
         long last = window.lastLoggedNanos.get();
@@ -43,11 +52,12 @@ final class RefusalLog {
             return;
         }
         long left = window.suppressed.getAndSet(0);
-        if (left > 0) {
-            log.warn("{} ({} more refusals of this kind in the last {} s not logged)", message, left,
-                    intervalNanos / 1_000_000_000);
+        String line = left > 0 ? message + " (" + left + " more refusals of this kind in the last "
+                + intervalNanos / 1_000_000_000 + " s not logged)" : message;
+        if (error) {
+            log.error(line);
         } else {
-            log.warn("{}", message);
+            log.warn(line);
         }
     }
 

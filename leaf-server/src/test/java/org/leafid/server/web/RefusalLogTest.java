@@ -2,6 +2,7 @@ package org.leafid.server.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -73,5 +74,15 @@ class RefusalLogTest {
 
         assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly("first",
                 "second (3 more refusals of this kind in the last 10 s not logged)");
+    }
+
+    @Test
+    void refusalsThatNeedAnOperatorAreErrors() {
+        RefusalLog refusals = new RefusalLog(logger, 10_000);
+
+        refusals.error("tag-exhausted", "tag used up");
+        refusals.warn("store-unavailable", "store down");
+
+        assertThat(lines.list).extracting(ILoggingEvent::getLevel).containsExactly(Level.ERROR, Level.WARN);
     }
 }
