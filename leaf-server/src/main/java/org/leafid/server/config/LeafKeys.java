@@ -79,6 +79,11 @@ final class LeafKeys {
         return properties;
     }
 
+    /** Every key, in the dashed form of the metadata, sorted. */
+    List<String> names() {
+        return List.copyOf(names);
+    }
+
     boolean isEmpty() {
         return keys.isEmpty();
     }
