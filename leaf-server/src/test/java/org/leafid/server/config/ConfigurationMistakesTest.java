@@ -111,7 +111,7 @@ class ConfigurationMistakesTest {
             assertThat(output).contains("Snowflake: worker id 0 in mode zk_normal (leaf.snowflake.mode unset and "
                     + "leaf.snowflake.zk.address set: Meituan Leaf's rule), instance 127.0.0.1:18091");
             try (ConfigurableApplicationContext server = start(address, "--leaf.segment.enable=false",
-                    "--leaf.snowflake.mode=Zk-Normal")) {
+                    "--leaf.snowflake.mode=zk-normal")) {
                 Http http = new Http(server.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
                 assertThat(http.getId("/api/snowflake/get/any")).isPositive();
             }
