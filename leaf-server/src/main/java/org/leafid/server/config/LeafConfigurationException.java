@@ -17,7 +17,7 @@ public class LeafConfigurationException extends IllegalArgumentException {
      * @param fix what to change
      */
     public LeafConfigurationException(String key, String problem, String fix) {
-        super(key + ": " + problem + " " + fix);
+        super(key + " " + problem + " " + fix);
         this.key = key;
         this.problem = problem;
         this.fix = fix;

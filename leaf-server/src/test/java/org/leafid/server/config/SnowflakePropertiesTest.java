@@ -44,7 +44,7 @@ class SnowflakePropertiesTest {
         assertThatThrownBy(() -> new SnowflakeProperties(true, null, zk(null), null, null, 1288834974657L,
                 new SnowflakeProperties.Local("{}", 0), Duration.ofSeconds(3), Duration.ofMillis(-1500),
                 Duration.ofMillis(5), new SnowflakeProperties.Recycle(Duration.ofSeconds(30), Duration.ofSeconds(5))))
-                .hasMessage("leaf.snowflake.max-start-wait: is -1500ms but must not be negative. "
+                .hasMessage("leaf.snowflake.max-start-wait is -1500ms but must not be negative. "
                         + "Set it to 0 or a duration such as 500ms, 30s or 2m.");
     }
 
