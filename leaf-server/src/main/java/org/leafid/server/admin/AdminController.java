@@ -5,11 +5,11 @@ import java.util.List;
 import org.leafid.core.SegmentStoreException;
 import org.leafid.core.UnknownTagException;
 import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.server.config.ConditionalOnLeafSwitch;
 import org.leafid.server.segment.LeafAllocMapper.TagRow;
 import org.leafid.server.web.InvalidKeyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -30,7 +30,7 @@ import tools.jackson.databind.JsonNode;
 @RestController
 @RequestMapping("/api/admin")
 @Conditional(AdminTokenConfigured.class)
-@ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLeafSwitch("leaf.segment.enable")
 class AdminController {
 
     private static final Logger log = LoggerFactory.getLogger(AdminController.class);

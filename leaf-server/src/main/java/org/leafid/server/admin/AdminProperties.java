@@ -1,5 +1,6 @@
 package org.leafid.server.admin;
 
+import org.leafid.server.config.LeafConfigurationException;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -19,12 +20,13 @@ public record AdminProperties(String token) {
         // The messages never contain the value: a start-up failure must not print the secret.
         if (token != null && !token.isEmpty()) {
             if (token.length() < MIN_TOKEN_LENGTH) {
-                throw new IllegalArgumentException("leaf.admin.token must be at least " + MIN_TOKEN_LENGTH
-                        + " characters long (or empty to switch the admin API off)");
+                throw new LeafConfigurationException("leaf.admin.token", "must be at least " + MIN_TOKEN_LENGTH
+                        + " characters long.", "Set a longer token, or leave it empty to switch the admin API off.");
             }
             if (!token.chars().allMatch(c -> c > ' ' && c < 0x7f)) {
-                throw new IllegalArgumentException("leaf.admin.token must consist of visible ASCII characters "
-                        + "(no spaces), so that it can be sent as it is in an Authorization header");
+                throw new LeafConfigurationException("leaf.admin.token", "must consist of visible ASCII characters "
+                        + "(no spaces), so that it can be sent as it is in an Authorization header.",
+                        "Choose a token of letters, digits and punctuation.");
             }
         }
     }

@@ -1,7 +1,7 @@
 package org.leafid.server.admin;
 
+import org.leafid.server.config.ConditionalOnLeafSwitch;
 import org.leafid.server.web.ModeDisabledException;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @Conditional(AdminTokenConfigured.class)
-@ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "false")
+@ConditionalOnLeafSwitch(value = "leaf.segment.enable", on = false)
 class AdminSegmentDisabledController {
 
     @RequestMapping("/api/admin/**")

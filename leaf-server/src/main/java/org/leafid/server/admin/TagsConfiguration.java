@@ -1,13 +1,13 @@
 package org.leafid.server.admin;
 
 import javax.sql.DataSource;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.leafid.server.config.ConditionalOnLeafSwitch;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The {@code leaf_alloc} access of the tags view and the admin API; it exists with segment mode. */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLeafSwitch("leaf.segment.enable")
 class TagsConfiguration {
 
     @Bean

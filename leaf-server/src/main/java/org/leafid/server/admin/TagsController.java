@@ -2,8 +2,8 @@ package org.leafid.server.admin;
 
 import java.util.List;
 import org.leafid.core.UnknownTagException;
+import org.leafid.server.config.ConditionalOnLeafSwitch;
 import org.leafid.server.web.InvalidKeyException;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -17,7 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/segment/tags")
-@ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLeafSwitch("leaf.segment.enable")
 class TagsController {
 
     private final TagTable table;

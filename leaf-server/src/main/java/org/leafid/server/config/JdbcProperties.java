@@ -11,6 +11,9 @@ import org.springframework.validation.annotation.Validated;
  * {@code leaf.jdbc.*}: the MySQL database holding {@code leaf_alloc}. An empty url means the
  * embedded H2 database under {@code leaf.data-dir}.
  *
+ * @param url JDBC url of the MySQL database; empty means the embedded H2 database
+ * @param username database user
+ * @param password database password
  * @param poolSize connections kept by the pool
  * @param connectTimeout bound on opening a connection and on waiting for one from the pool
  * @param queryTimeout bound on one statement (socket read timeout)

@@ -1,7 +1,6 @@
 package org.leafid.server.config;
 
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 
 /** The {@code leaf.jdbc} database is needed by segment mode and by the {@code mysql} worker-id mode. */
 class LeafDatabaseNeeded extends AnyNestedCondition {
@@ -10,9 +9,9 @@ class LeafDatabaseNeeded extends AnyNestedCondition {
         super(ConfigurationPhase.REGISTER_BEAN);
     }
 
-    @ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "true", matchIfMissing = true)
+    @ConditionalOnLeafSwitch("leaf.segment.enable")
     static class SegmentMode {}
 
-    @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "mysql")
+    @ConditionalOnWorkerIdMode(WorkerIdMode.MYSQL)
     static class MysqlWorkerIds {}
 }

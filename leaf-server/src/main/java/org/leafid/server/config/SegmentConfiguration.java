@@ -14,13 +14,12 @@ import org.leafid.server.metrics.SegmentMeters;
 import org.leafid.server.segment.MybatisSegmentStore;
 import org.leafid.server.segment.SegmentHealthIndicator;
 import org.leafid.server.segment.SegmentTagRefresher;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** Segment mode: the store, one generator per tag, and the periodic tag refresh. */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLeafSwitch("leaf.segment.enable")
 class SegmentConfiguration {
 
     @Bean

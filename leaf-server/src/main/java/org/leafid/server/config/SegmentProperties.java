@@ -30,7 +30,15 @@ public record SegmentProperties(
 
     static void requirePositive(String key, Duration value) {
         if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException(key + " must be a positive duration: " + value);
+            throw new LeafConfigurationException(key, "is " + Durations.format(value) + " but must be positive.",
+                    "Set it to a duration such as 500ms, 30s or 2m.");
+        }
+    }
+
+    static void requireNotNegative(String key, Duration value) {
+        if (value.isNegative()) {
+            throw new LeafConfigurationException(key, "is " + Durations.format(value) + " but must not be negative.",
+                    "Set it to 0 or a duration such as 500ms, 30s or 2m.");
         }
     }
 }

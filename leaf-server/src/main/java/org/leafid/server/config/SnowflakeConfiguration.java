@@ -26,18 +26,17 @@ import org.leafid.server.worker.zk.RecycleSweeper;
 import org.leafid.server.worker.zk.ZkPaths;
 import org.leafid.server.worker.zk.ZookeeperNormalRegistry;
 import org.leafid.server.worker.zk.ZookeeperRecycleRegistry;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
  * Snowflake mode: this instance's address, its worker-id registry and holder, and the generator.
- * Component scanning registers the nested classes on their own, so each repeats the enable check.
+ * Component scanning registers the nested classes on their own, so each repeats the enable check
+ * ({@link ConditionalOnWorkerIdMode} includes it).
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "leaf.snowflake.enable", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLeafSwitch("leaf.snowflake.enable")
 class SnowflakeConfiguration {
 
     @Bean
@@ -46,8 +45,9 @@ class SnowflakeConfiguration {
                 ? properties.port()
                 : environment.getProperty("server.port", Integer.class, 8080);
         if (port <= 0) {
-            throw new IllegalArgumentException("leaf.snowflake.port must be set when server.port is " + port
-                    + ": the port names this instance's worker id");
+            throw new LeafConfigurationException("leaf.snowflake.port",
+                    "is unset and server.port is " + port + ", but the port names this instance's worker id.",
+                    "Set leaf.snowflake.port to the port this instance is known by (the same on every restart).");
         }
         String ip = properties.ip() == null || properties.ip().isBlank() ? InstanceAddress.detectIp() : properties.ip();
         return new InstanceAddress(ip, port);
@@ -63,8 +63,9 @@ class SnowflakeConfiguration {
         SnowflakeLayout layout = new SnowflakeLayout(properties.twepoch());
         long now = leafClock.millis();
         if (now < properties.twepoch() || now > layout.lastRepresentableMillis()) {
-            throw new IllegalArgumentException("leaf.snowflake.twepoch=" + properties.twepoch()
-                    + " does not fit the clock (" + now + "): it must be in the past and less than 2^41 ms ago");
+            throw new LeafConfigurationException("leaf.snowflake.twepoch", "is " + properties.twepoch()
+                    + ", which does not fit the clock (" + now + "): it must be in the past and less than 2^41 ms ago.",
+                    "Remove it to use Leaf's default 1288834974657, or keep the value your IDs were issued with.");
         }
         return layout;
     }
@@ -91,14 +92,18 @@ class SnowflakeConfiguration {
     }
 
     @Bean
+    SnowflakeStartReport snowflakeStartReport(WorkerIdHolder workerIdHolder, Environment environment,
+            InstanceAddress instance) {
+        return new SnowflakeStartReport(workerIdHolder, WorkerIdModeCondition.choice(environment), instance);
+    }
+
+    @Bean
     WorkerIdHealthIndicator workerIdHealthIndicator(WorkerIdHolder workerIdHolder, InstantSource leafClock) {
         return new WorkerIdHealthIndicator(workerIdHolder, leafClock);
     }
 
     @Configuration(proxyBeanMethods = false)
-
-    @ConditionalOnBooleanProperty(name = "leaf.snowflake.enable", matchIfMissing = true)
-    @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "local", matchIfMissing = true)
+    @ConditionalOnWorkerIdMode(WorkerIdMode.LOCAL)
     static class Local {
 
         @Bean
@@ -110,9 +115,7 @@ class SnowflakeConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
-
-    @ConditionalOnBooleanProperty(name = "leaf.snowflake.enable", matchIfMissing = true)
-    @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "mysql")
+    @ConditionalOnWorkerIdMode(WorkerIdMode.MYSQL)
     static class Mysql {
 
         /** Row updates of renewals, off the renewing thread (see JdbcWorkerIdRegistry). */
@@ -125,17 +128,17 @@ class SnowflakeConfiguration {
         WorkerIdRegistry workerIdRegistry(DataSource leafDataSource, JdbcProperties jdbc, InstanceAddress instance,
                 WorkerCacheFiles files, ExecutorService workerIdRowWriter) {
             if (jdbc.embedded()) {
-                throw new IllegalArgumentException("leaf.jdbc.url must be set for leaf.snowflake.mode=mysql: worker "
-                        + "ids are rows of leaf_workerid_alloc in that database (sql/leaf_workerid_alloc.sql)");
+                throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=mysql: "
+                        + "worker ids are rows of leaf_workerid_alloc in that database.", "Set leaf.jdbc.url (and "
+                        + "create the table with sql/leaf_workerid_alloc.sql), or choose another leaf.snowflake.mode.");
             }
             return new JdbcWorkerIdRegistry(leafDataSource, instance, files.registry(), workerIdRowWriter);
         }
     }
 
-    /** The ZooKeeper client of the zk modes. */
+    /** The ZooKeeper client of the zk modes, and only of them (a zk.address alone does not open a session). */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnBooleanProperty(name = "leaf.snowflake.enable", matchIfMissing = true)
-    @ConditionalOnProperty(name = "leaf.snowflake.zk.address")
+    @ConditionalOnWorkerIdMode({WorkerIdMode.ZK_NORMAL, WorkerIdMode.ZK_RECYCLE})
     static class Zookeeper {
 
         @Bean(initMethod = "start", destroyMethod = "close")
@@ -155,9 +158,7 @@ class SnowflakeConfiguration {
         }
 
         @Configuration(proxyBeanMethods = false)
-
-        @ConditionalOnBooleanProperty(name = "leaf.snowflake.enable", matchIfMissing = true)
-        @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "zk_normal")
+        @ConditionalOnWorkerIdMode(WorkerIdMode.ZK_NORMAL)
         static class Normal {
 
             /** Node updates of renewals, off the renewing thread (see ZookeeperNormalRegistry). */
@@ -176,9 +177,7 @@ class SnowflakeConfiguration {
         }
 
         @Configuration(proxyBeanMethods = false)
-
-        @ConditionalOnBooleanProperty(name = "leaf.snowflake.enable", matchIfMissing = true)
-        @ConditionalOnProperty(name = "leaf.snowflake.mode", havingValue = "zk_recycle")
+        @ConditionalOnWorkerIdMode(WorkerIdMode.ZK_RECYCLE)
         static class Recycle {
 
             @Bean

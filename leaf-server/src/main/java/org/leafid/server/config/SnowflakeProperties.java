@@ -3,7 +3,6 @@ package org.leafid.server.config;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -12,8 +11,12 @@ import org.springframework.validation.annotation.Validated;
 /**
  * {@code leaf.snowflake.*}.
  *
+ * @param enable snowflake mode on or off
+ * @param mode where the worker id comes from; unset: {@code zk_normal} with a
+ *     {@code zk.address}, else {@code local} (see {@link WorkerIdModeChoice})
  * @param port the port that, with the IP, names this instance; empty means {@code server.port}
  * @param ip the IP that names this instance; empty means the first non-loopback IPv4 address
+ * @param twepoch the epoch of the IDs' timestamps in ms (Leaf's default: 2010-11-04)
  * @param reportInterval how often the time reservation is renewed; it reaches 2 x this ahead
  * @param maxStartWait how long a start waits for the clock to pass a recorded reservation
  * @param maxBackwardsWait a clock step back up to this is waited out; more is refused
@@ -22,7 +25,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("leaf.snowflake")
 public record SnowflakeProperties(
         @DefaultValue("true") boolean enable,
-        @DefaultValue("local") @NotNull WorkerIdMode mode,
+        WorkerIdMode mode,
         @DefaultValue @Valid Zk zk,
         @Min(1) @Max(65535) Integer port,
         String ip,
@@ -36,27 +39,30 @@ public record SnowflakeProperties(
     /** The least time between an instance stopping for want of heartbeats and its id being swept. */
     public static final Duration RECYCLE_SAFETY_MARGIN = Duration.ofSeconds(10);
 
+    /** {@code mode} unset becomes the mode of {@link WorkerIdModeChoice}'s rule, so it is never null. */
     public SnowflakeProperties {
+        mode = WorkerIdModeChoice.of(mode, zk.address()).mode();
         SegmentProperties.requirePositive("leaf.snowflake.report-interval", reportInterval);
-        if (maxStartWait.isNegative()) {
-            throw new IllegalArgumentException("leaf.snowflake.max-start-wait must not be negative: " + maxStartWait);
-        }
-        if (maxBackwardsWait.isNegative()) {
-            throw new IllegalArgumentException(
-                    "leaf.snowflake.max-backwards-wait must not be negative: " + maxBackwardsWait);
-        }
-        if (enable && (mode == WorkerIdMode.ZK_NORMAL || mode == WorkerIdMode.ZK_RECYCLE)
-                && (zk.address() == null || zk.address().isBlank())) {
-            throw new IllegalArgumentException("leaf.snowflake.zk.address must be set for leaf.snowflake.mode="
-                    + mode.name().toLowerCase() + " (a ZooKeeper connect string such as 127.0.0.1:2181)");
+        SegmentProperties.requireNotNegative("leaf.snowflake.max-start-wait", maxStartWait);
+        SegmentProperties.requireNotNegative("leaf.snowflake.max-backwards-wait", maxBackwardsWait);
+        if (enable && mode.zookeeper() && (zk.address() == null || zk.address().isBlank())) {
+            throw new LeafConfigurationException("leaf.snowflake.zk.address",
+                    "must be set for leaf.snowflake.mode=" + mode.key() + ".",
+                    "Set it to a ZooKeeper connect string such as 127.0.0.1:2181, or choose another "
+                            + "leaf.snowflake.mode (local, mysql).");
         }
         // An instance stops issuing at most 2 x report-interval after its last heartbeat; its id
         // may be swept only after the lease, so the lease must leave a margin beyond that.
-        Duration stopsAfter = reportInterval.multipliedBy(2);
-        if (recycle.lease().compareTo(stopsAfter.plus(RECYCLE_SAFETY_MARGIN)) < 0) {
-            throw new IllegalArgumentException("leaf.snowflake.recycle.lease (" + recycle.lease()
-                    + ") must be at least 2 x leaf.snowflake.report-interval + " + RECYCLE_SAFETY_MARGIN.toSeconds()
-                    + " s (" + stopsAfter.plus(RECYCLE_SAFETY_MARGIN) + ")");
+        // Only zk_recycle sweeps ids, so only it has a lease to check.
+        Duration least = reportInterval.multipliedBy(2).plus(RECYCLE_SAFETY_MARGIN);
+        if (enable && mode == WorkerIdMode.ZK_RECYCLE && recycle.lease().compareTo(least) < 0) {
+            throw new LeafConfigurationException("leaf.snowflake.recycle.lease",
+                    "is " + Durations.format(recycle.lease()) + ", shorter than 2 x leaf.snowflake.report-interval ("
+                            + Durations.format(reportInterval) + ") + " + Durations.format(RECYCLE_SAFETY_MARGIN)
+                            + " = " + Durations.format(least) + ": an id could be given to another instance "
+                            + "while its holder still issues.",
+                    "Set leaf.snowflake.recycle.lease to at least " + Durations.format(least)
+                            + " or shorten leaf.snowflake.report-interval.");
         }
     }
 

@@ -1,6 +1,12 @@
 package org.leafid.server.config;
 
-/** Where the snowflake worker id comes from ({@code leaf.snowflake.mode}). */
+import java.util.Locale;
+
+/**
+ * Where the snowflake worker id comes from ({@code leaf.snowflake.mode}). Spring's binder reads
+ * {@code zk_normal}, {@code zk-normal} and {@code ZK_NORMAL} alike, in the records and in
+ * {@link ConditionalOnWorkerIdMode}; the default is {@link WorkerIdModeChoice}'s rule.
+ */
 public enum WorkerIdMode {
     /** Leaf's persistent sequential ZooKeeper node per ip:port. */
     ZK_NORMAL,
@@ -9,5 +15,15 @@ public enum WorkerIdMode {
     /** A row per ip:port in {@code leaf_workerid_alloc}. */
     MYSQL,
     /** From {@code leaf.snowflake.local.*}. */
-    LOCAL
+    LOCAL;
+
+    /** As written in {@code leaf.properties}: {@code zk_normal}. */
+    public String key() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether this mode takes its worker id from ZooKeeper. */
+    public boolean zookeeper() {
+        return this == ZK_NORMAL || this == ZK_RECYCLE;
+    }
 }

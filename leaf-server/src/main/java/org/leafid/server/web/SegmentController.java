@@ -7,9 +7,9 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.server.config.ConditionalOnLeafSwitch;
 import org.leafid.server.config.LeafProperties;
 import org.leafid.server.metrics.IdRequestTimers;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -18,7 +18,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Segment IDs, Leaf-compatible: the ID as a plain-text decimal number; {@code ?count=N} for a batch. */
 @RestController
-@ConditionalOnProperty(name = "leaf.segment.enable", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLeafSwitch("leaf.segment.enable")
 class SegmentController {
 
     private final SegmentAllocator allocator;

@@ -7,10 +7,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.leafid.core.snowflake.SnowflakeGenerator;
+import org.leafid.server.config.ConditionalOnLeafSwitch;
 import org.leafid.server.config.LeafProperties;
 import org.leafid.server.metrics.IdRequestTimers;
 import org.leafid.server.metrics.SnowflakeMeters;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -19,7 +19,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Snowflake IDs, Leaf-compatible. The key is validated but, as in Leaf, does not change the ID. */
 @RestController
-@ConditionalOnProperty(name = "leaf.snowflake.enable", havingValue = "true", matchIfMissing = true)
+@ConditionalOnLeafSwitch("leaf.snowflake.enable")
 class SnowflakeController {
 
     private final SnowflakeGenerator generator;

@@ -1,0 +1,128 @@
+package org.leafid.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.server.LeafServerApplication;
+import org.leafid.server.support.Http;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The configuration mistakes of issue 12, each as a user makes it (command-line arguments to the
+ * real application): a typo, a switch written {@code yes}, a mode spelled with a dash, a key of
+ * another mode. Each either works the way it reads or stops the start naming the key.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class ConfigurationMistakesTest {
+
+    private static final String FAILED = "APPLICATION FAILED TO START";
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void misspelledSwitchStopsTheStartNamingTheKeyMeant(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.snowflake.enbale=true"))
+                .isInstanceOfSatisfying(LeafConfigurationException.class,
+                        e -> assertThat(e.key()).isEqualTo("leaf.snowflake.enbale"));
+        assertThat(output).contains(FAILED,
+                "Leaf configuration: leaf.snowflake.enbale is not a Leaf key (command-line argument).",
+                "Did you mean leaf.snowflake.enable instead of leaf.snowflake.enbale?");
+    }
+
+    @Test
+    void misspelledGroupStopsTheStartNamingTheKeyMeant(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.segmnet.refresh-interval=5s"))
+                .hasMessageContaining("Did you mean leaf.segment.refresh-interval");
+        assertThat(output).contains(FAILED, "Did you mean leaf.segment.refresh-interval");
+    }
+
+    @Test
+    void keyFarFromEveryLeafKeySaysSoAndSystemPropertiesAreCheckedToo(CapturedOutput output) {
+        System.setProperty("leaf.snowflak.worker-id", "3");
+        try {
+            assertThatThrownBy(() -> start("--leaf.colour=blue"))
+                    .hasMessageContaining("leaf.colour: command-line argument")
+                    .hasMessageContaining("No Leaf key is close to leaf.colour")
+                    .hasMessageContaining("leaf.snowflak.worker-id: Java system property");
+        } finally {
+            System.clearProperty("leaf.snowflak.worker-id");
+        }
+        assertThat(output).contains(FAILED, "leaf.colour");
+    }
+
+    @Test
+    void switchThatIsNeitherOnNorOffStopsTheStartNamingTheKey(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.snowflake.enable=maybe")).hasStackTraceContaining("leaf.snowflake.enable");
+        assertThat(output).contains(FAILED, "Leaf configuration: leaf.snowflake.enable=maybe",
+                "Set leaf.snowflake.enable to true or false (on/off, yes/no and 1/0 are read the same way).");
+    }
+
+    @Test
+    void unknownModeStopsTheStartListingTheModes(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.snowflake.mode=bogus")).hasStackTraceContaining("leaf.snowflake.mode");
+        assertThat(output).contains(FAILED, "Leaf configuration: leaf.snowflake.mode=bogus",
+                "Set leaf.snowflake.mode to one of zk_normal, zk_recycle, mysql, local");
+    }
+
+    /**
+     * Snowflake on with "yes" (off before, where @ConditionalOnProperty compared strings), segment
+     * off with "off"; mode unset without a ZooKeeper address is local, and a report interval
+     * that zk_recycle's lease rule would refuse is fine there. No ZooKeeper session is opened.
+     */
+    @Test
+    void yesAndOffMeanOnAndOffEverywhereAndLocalModeIgnoresTheRecycleRule(CapturedOutput output) {
+        try (ConfigurableApplicationContext server = start("--leaf.snowflake.enable=yes", "--leaf.segment.enable=off",
+                "--leaf.snowflake.report-interval=11s")) {
+            Http http = new Http(server.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+            assertThat(http.getId("/api/snowflake/get/any")).isPositive();
+            assertThat(http.get("/api/segment/get/leaf-segment-test").body()).contains("leaf.segment.enable");
+            assertThat(server.getBeansOfType(CuratorFramework.class)).isEmpty();
+        }
+        assertThat(output).contains("Snowflake: worker id 0 in mode local "
+                + "(leaf.snowflake.mode unset and no leaf.snowflake.zk.address), instance 127.0.0.1:18091");
+    }
+
+    /**
+     * Meituan Leaf's keys only (an address, no mode) take the worker id from ZooKeeper, as Leaf
+     * does; and every spelling of a mode is that mode.
+     */
+    @Test
+    void zookeeperAddressWithoutModeIsZkNormalAndModeSpellingsAreOneMode(CapturedOutput output) throws Exception {
+        try (TestingServer zookeeper = new TestingServer(true)) {
+            String address = "--leaf.snowflake.zk.address=" + zookeeper.getConnectString();
+            try (ConfigurableApplicationContext server = start(address, "--leaf.segment.enable=false")) {
+                assertThat(server.getBean(WorkerIdRegistry.class).getClass().getSimpleName())
+                        .isEqualTo("ZookeeperNormalRegistry");
+                assertThat(server.getBean(SnowflakeProperties.class).mode()).isEqualTo(WorkerIdMode.ZK_NORMAL);
+            }
+            assertThat(output).contains("Snowflake: worker id 0 in mode zk_normal (leaf.snowflake.mode unset and "
+                    + "leaf.snowflake.zk.address set: Meituan Leaf's rule), instance 127.0.0.1:18091");
+            try (ConfigurableApplicationContext server = start(address, "--leaf.segment.enable=false",
+                    "--leaf.snowflake.mode=zk-normal")) {
+                Http http = new Http(server.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+                assertThat(http.getId("/api/snowflake/get/any")).isPositive();
+            }
+            assertThat(output).contains("in mode zk_normal (leaf.snowflake.mode=zk_normal)");
+        }
+    }
+
+    private ConfigurableApplicationContext start(String... extraArguments) {
+        List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--leaf.snowflake.ip=127.0.0.1",
+                "--leaf.snowflake.port=18091", "--leaf.data-dir=" + dataDir));
+        arguments.addAll(List.of(extraArguments));
+        return new SpringApplicationBuilder(LeafServerApplication.class).run(arguments.toArray(String[]::new));
+    }
+}
