@@ -109,8 +109,9 @@ class ZookeeperNormalRegistryTest {
 
         ReservingWorkerIdHolder holder = started(instance, Duration.ofSeconds(5));
 
-        assertThat(clock.millis()).isGreaterThanOrEqualTo(recorded);
-        assertThat(holder.lease().validFromMillis()).isEqualTo(recorded);
+        // The node's time may be carried by IDs already (Leaf writes the last time it saw): after it.
+        assertThat(clock.millis()).isGreaterThan(recorded);
+        assertThat(holder.lease().validFromMillis()).isEqualTo(recorded + 1);
     }
 
     @Test
@@ -143,7 +144,9 @@ class ZookeeperNormalRegistryTest {
 
         assertThatThrownBy(() -> started(instance("10.0.0.8", 8080), Duration.ofSeconds(5)))
                 .isInstanceOf(WorkerIdUnavailableException.class)
-                .hasMessageContaining("leaf.snowflake.zk.address").hasMessageContaining("no cache file");
+                .hasMessageContaining("leaf.snowflake.zk.address").hasMessageContaining("no cache file")
+                .hasMessageContaining(cache(instance("10.0.0.8", 8080)).path().toString())
+                .hasMessageContaining(leafCache(instance("10.0.0.8", 8080)).path().toString());
     }
 
     @Test
@@ -188,7 +191,7 @@ class ZookeeperNormalRegistryTest {
             }
         });
         ZookeeperNormalRegistry registry = new ZookeeperNormalRegistry(client(), paths, instance, cache(instance),
-                Duration.ofMillis(500), stalledWriter);
+                leafCache(instance), Duration.ofMillis(500), stalledWriter);
         ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry, clock, clock, REPORT_INTERVAL,
                 Duration.ofSeconds(5));
         holder.start();
@@ -233,7 +236,7 @@ class ZookeeperNormalRegistryTest {
 
     private ReservingWorkerIdHolder started(InstanceAddress instance, Duration maxStartWait) {
         ZookeeperNormalRegistry registry = new ZookeeperNormalRegistry(client(), paths, instance, cache(instance),
-                Duration.ofMillis(500), Runnable::run);
+                leafCache(instance), Duration.ofMillis(500), Runnable::run);
         ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry, clock, clock, REPORT_INTERVAL,
                 maxStartWait);
         holder.start();
@@ -247,6 +250,12 @@ class ZookeeperNormalRegistryTest {
 
     private ReservationFile cache(InstanceAddress instance) {
         return new WorkerCacheFiles(dataDir.resolve(instance.ip()), paths.name(), instance.port()).registry();
+    }
+
+    /** Meituan Leaf's cache file of the instance, in a directory of the test (never the real tmpdir). */
+    private MeituanLeafCacheFile leafCache(InstanceAddress instance) {
+        return MeituanLeafCacheFile.of(dataDir.resolve("leaf-tmpdir").resolve(instance.ip()).toString(), paths.name(),
+                instance.port());
     }
 
     /** A new client per use, as separate instances would have. */
