@@ -7,27 +7,18 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,11 +32,7 @@ import org.leafid.core.snowflake.WorkerIdRegistry.Registration;
 import org.leafid.core.testing.FakeClock;
 import org.leafid.server.worker.InstanceAddress;
 import org.leafid.server.worker.ReservationFile;
-import org.leafid.server.worker.WorkerCacheFiles;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code zk_normal} as a drop-in for Meituan Leaf, against a real ZooKeeper (curator-test)
@@ -54,30 +41,23 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class ZookeeperNormalLeafDropInTest {
 
-    private static final Duration REPORT_INTERVAL = Duration.ofSeconds(3);
-    private static final SnowflakeLayout LAYOUT = new SnowflakeLayout(SnowflakeLayout.DEFAULT_TWEPOCH);
-    /** What Leaf's start does with the node data: a default Jackson mapper, unknown properties fail. */
-    private static final JsonMapper LEAF_MAPPER = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
-
-    /** The shape of Leaf's {@code SnowflakeZookeeperHolder.Endpoint}. */
-    record LeafEndpoint(String ip, String port, long timestamp) {}
+    private static final Duration REPORT_INTERVAL = ZookeeperNormalFixture.REPORT_INTERVAL;
+    private static final SnowflakeLayout LAYOUT = ZookeeperNormalFixture.LAYOUT;
 
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> resources = new ArrayList<>();
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
     private final Logger registryLogger = (Logger) LoggerFactory.getLogger(ZookeeperNormalRegistry.class);
-    private TestingServer server;
-    private String name;
+    private ZookeeperNormalFixture zk;
     private FakeClock clock;
+    private MeituanLeafNodes leaf;
 
     @BeforeEach
     void startZookeeper() throws Exception {
-        server = new TestingServer(true);
-        name = "dropin-" + UUID.randomUUID();
-        clock = new FakeClock(System.currentTimeMillis());
+        zk = new ZookeeperNormalFixture(dir);
+        clock = zk.clock();
+        leaf = new MeituanLeafNodes(zk.client(), zk.paths().name());
         log.start();
         registryLogger.addAppender(log);
     }
@@ -85,23 +65,20 @@ class ZookeeperNormalLeafDropInTest {
     @AfterEach
     void closeAll() throws Exception {
         registryLogger.detachAppender(log);
-        for (int i = resources.size() - 1; i >= 0; i--) {
-            resources.get(i).close();
-        }
-        server.close();
+        zk.close();
     }
 
     @Test
     void leafRegistrationIsTakenOverWithItsWorkerIdAndIdsComeOnlyAfterItsTimestamp() throws Exception {
         long leafSaw = clock.millis(); // Leaf stopped right after its last report
-        leafRegisters("10.0.0.1", 8080, leafSaw - 60_000);
-        String leafNode = leafRegisters("10.0.0.5", 8080, leafSaw);
-        leafRegisters("10.0.0.2", 8080, leafSaw - 5_000);
+        leaf.register("10.0.0.1", 8080, leafSaw - 60_000);
+        String leafNode = leaf.register("10.0.0.5", 8080, leafSaw);
+        leaf.register("10.0.0.2", 8080, leafSaw - 5_000);
         InstanceAddress instance = new InstanceAddress("10.0.0.5", 8080);
 
         Registration registration = registry(instance).register();
 
-        assertThat(registration.workerId()).isEqualTo(sequenceOf(leafNode)).isEqualTo(1);
+        assertThat(registration.workerId()).isEqualTo(MeituanLeafNodes.workerId(leafNode)).isEqualTo(1);
         // Leaf's timestamp is the last time it saw, which its IDs may carry: ours start just after.
         assertThat(registration.recordedReservationMillis()).isEqualTo(leafSaw + 1);
         ReservingWorkerIdHolder holder = started(instance);
@@ -111,13 +88,13 @@ class ZookeeperNormalLeafDropInTest {
             assertThat(id.workerId()).isEqualTo(1);
             assertThat(id.timestampMillis()).isGreaterThan(leafSaw);
         }
-        assertThat(client().getChildren().forPath(forever())).hasSize(3); // taken over, none added
+        assertThat(leaf.count()).isEqualTo(3); // taken over, none added
     }
 
     @Test
     void leafTimestampAheadOfTheClockIsWaitedOutBeforeTheFirstId() throws Exception {
         long leafSaw = clock.millis() + 1_500; // this machine's clock is behind Leaf's last report
-        leafRegisters("10.0.0.5", 8080, leafSaw);
+        leaf.register("10.0.0.5", 8080, leafSaw);
 
         ReservingWorkerIdHolder holder = started(new InstanceAddress("10.0.0.5", 8080));
 
@@ -126,8 +103,8 @@ class ZookeeperNormalLeafDropInTest {
 
     @Test
     void instancesBesideLeafRegistrationsNeverShareAWorkerId() throws Exception {
-        int leafHere = sequenceOf(leafRegisters("10.0.0.5", 8080, clock.millis() - 1_000));
-        int leafElsewhere = sequenceOf(leafRegisters("10.0.0.6", 8080, clock.millis() - 1_000));
+        int leafHere = MeituanLeafNodes.workerId(leaf.register("10.0.0.5", 8080, clock.millis() - 1_000));
+        int leafElsewhere = MeituanLeafNodes.workerId(leaf.register("10.0.0.6", 8080, clock.millis() - 1_000));
 
         ReservingWorkerIdHolder first = started(new InstanceAddress("10.0.0.5", 8081));
         ReservingWorkerIdHolder second = started(new InstanceAddress("10.0.0.5", 8082));
@@ -146,15 +123,15 @@ class ZookeeperNormalLeafDropInTest {
 
     @Test
     void registrationsAtTheSameTimeGetDistinctWorkerIds() throws Exception {
-        Set<Integer> leafIds = Set.of(sequenceOf(leafRegisters("10.0.0.1", 8080, clock.millis())),
-                sequenceOf(leafRegisters("10.0.0.2", 8080, clock.millis())));
+        Set<Integer> leafIds = Set.of(MeituanLeafNodes.workerId(leaf.register("10.0.0.1", 8080, clock.millis())),
+                MeituanLeafNodes.workerId(leaf.register("10.0.0.2", 8080, clock.millis())));
         int instances = 8;
         List<ZookeeperNormalRegistry> registries = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
             registries.add(registry(new InstanceAddress("10.0.1." + i, 8080)));
         }
         ExecutorService threads = Executors.newFixedThreadPool(instances);
-        resources.add(threads::shutdownNow);
+        zk.closeLater(threads::shutdownNow);
         CountDownLatch go = new CountDownLatch(1);
         List<Future<Integer>> workerIds = new ArrayList<>();
         for (ZookeeperNormalRegistry registry : registries) {
@@ -171,20 +148,20 @@ class ZookeeperNormalLeafDropInTest {
         }
 
         assertThat(distinct).hasSize(instances).doesNotContainAnyElementsOf(leafIds);
-        assertThat(client().getChildren().forPath(forever())).hasSize(instances + leafIds.size());
+        assertThat(leaf.count()).isEqualTo(instances + leafIds.size());
     }
 
     @Test
     void zookeeperDownAtStartUsesLeafsCacheFileFromNowAndSaysSo() throws Exception {
         InstanceAddress instance = new InstanceAddress("10.0.0.5", 8080);
         Path leafFile = leafWritesItsCacheFile(instance, "workerID=7");
-        server.stop();
+        zk.server().stop();
 
         ReservingWorkerIdHolder holder = started(instance);
 
         assertThat(holder.workerId()).isEqualTo(7);
         assertThat(holder.lease().validFromMillis()).isZero(); // no time recorded: from now, Leaf's own rule
-        assertThat(cache(instance).read()).hasValue(new ReservationFile.Recorded(7,
+        assertThat(zk.cache(instance).read()).hasValue(new ReservationFile.Recorded(7,
                 clock.millis() + 2 * REPORT_INTERVAL.toMillis()));
         assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN)
                 .map(ILoggingEvent::getFormattedMessage).anySatisfy(line -> assertThat(line)
@@ -197,8 +174,8 @@ class ZookeeperNormalLeafDropInTest {
     void zookeeperDownAtStartPrefersOurCacheFileToLeafs() throws Exception {
         InstanceAddress instance = new InstanceAddress("10.0.0.5", 8080);
         leafWritesItsCacheFile(instance, "workerID=7");
-        cache(instance).record(3, clock.millis() - 1);
-        server.stop();
+        zk.cache(instance).record(3, clock.millis() - 1);
+        zk.server().stop();
 
         assertThat(started(instance).workerId()).isEqualTo(3);
     }
@@ -206,11 +183,11 @@ class ZookeeperNormalLeafDropInTest {
     @Test
     void zookeeperDownAtStartWithNeitherCacheFileNamesBoth() throws Exception {
         InstanceAddress instance = new InstanceAddress("10.0.0.5", 8080);
-        server.stop();
+        zk.server().stop();
 
         assertThatThrownBy(() -> started(instance)).isInstanceOf(WorkerIdUnavailableException.class)
-                .hasMessageContaining("could not be reached").hasMessageContaining(cache(instance).path().toString())
-                .hasMessageContaining(leafCache(instance).path().toString())
+                .hasMessageContaining("could not be reached").hasMessageContaining(zk.cache(instance).path().toString())
+                .hasMessageContaining(zk.leafCache(instance).path().toString())
                 .hasMessageContaining("leaf.snowflake.zk.leaf-cache-dir");
     }
 
@@ -218,7 +195,7 @@ class ZookeeperNormalLeafDropInTest {
     void leafCacheFileWithoutAWorkerIdIsAClearError() throws Exception {
         InstanceAddress instance = new InstanceAddress("10.0.0.5", 8080);
         Path leafFile = leafWritesItsCacheFile(instance, "workerID=");
-        server.stop();
+        zk.server().stop();
 
         assertThatThrownBy(() -> started(instance)).isInstanceOf(WorkerIdUnavailableException.class)
                 .hasMessageContaining(leafFile.toString()).hasMessageContaining("workerID=N");
@@ -227,7 +204,7 @@ class ZookeeperNormalLeafDropInTest {
     @Test
     void gracefulStopLeavesANodeLeafItselfStartsOn() throws Exception {
         InstanceAddress instance = new InstanceAddress("10.0.0.5", 8080);
-        String node = leafRegisters(instance.ip(), instance.port(), clock.millis() - 10_000);
+        String node = leaf.register(instance.ip(), instance.port(), clock.millis() - 10_000);
         ReservingWorkerIdHolder holder = started(instance);
         SnowflakeGenerator generator = generator(holder);
         long last = 0;
@@ -238,10 +215,10 @@ class ZookeeperNormalLeafDropInTest {
         generator.close();
 
         long clockAtStop = clock.millis();
-        LeafEndpoint endpoint = leafReads(node);
-        assertThat(endpoint).isEqualTo(new LeafEndpoint("10.0.0.5", "8080", endpoint.timestamp()));
-        assertThat(endpoint.timestamp()).as("Leaf refuses to start on a timestamp ahead of its clock")
-                .isLessThanOrEqualTo(clockAtStop)
+        MeituanLeafNodes.Endpoint endpoint = leaf.read(node);
+        assertThat(endpoint).isEqualTo(new MeituanLeafNodes.Endpoint("10.0.0.5", "8080", endpoint.timestamp()));
+        assertThat(endpoint.leafStartsAt(clockAtStop)).as("Leaf starts on %s at %d", endpoint, clockAtStop).isTrue();
+        assertThat(endpoint.timestamp())
                 .as("Leaf may issue at that very time, so no ID of ours may carry it")
                 .isGreaterThan(LAYOUT.decode(last).timestampMillis());
     }
@@ -251,9 +228,10 @@ class ZookeeperNormalLeafDropInTest {
         InstanceAddress instance = new InstanceAddress("10.0.0.5", 8080);
         CountDownLatch zookeeperAnswers = new CountDownLatch(1);
         ExecutorService stalledWriter = Executors.newSingleThreadExecutor();
-        resources.add(stalledWriter::shutdownNow);
+        zk.closeLater(stalledWriter::shutdownNow);
         stalledWriter.execute(() -> awaitQuietly(zookeeperAnswers));
-        ReservingWorkerIdHolder holder = started(registry(instance, stalledWriter)); // its first write is queued
+        // The first reservation's node write waits behind the stalled one, like a renewal's would.
+        ReservingWorkerIdHolder holder = zk.started(zk.registry(instance, stalledWriter), Duration.ofSeconds(5));
         SnowflakeGenerator generator = generator(holder);
         generator.nextId();
 
@@ -262,8 +240,8 @@ class ZookeeperNormalLeafDropInTest {
         stalledWriter.shutdown();
         assertThat(stalledWriter.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 
-        String node = forever() + "/" + client().getChildren().forPath(forever()).get(0);
-        assertThat(leafReads(node).timestamp()).isLessThanOrEqualTo(clock.millis());
+        MeituanLeafNodes.Endpoint endpoint = leaf.read(leaf.nodeOf(instance.ip(), instance.port()));
+        assertThat(endpoint.leafStartsAt(clock.millis())).as("Leaf starts on %s", endpoint).isTrue();
     }
 
     @Test
@@ -275,84 +253,30 @@ class ZookeeperNormalLeafDropInTest {
 
         holder.close(); // no release: what a crash leaves
 
-        String node = forever() + "/" + client().getChildren().forPath(forever()).get(0);
-        long timestamp = leafReads(node).timestamp();
-        assertThat(timestamp).isEqualTo(reserved).isGreaterThan(clock.millis()); // Leaf would refuse now
+        MeituanLeafNodes.Endpoint endpoint = leaf.read(leaf.nodeOf(instance.ip(), instance.port()));
+        assertThat(endpoint.timestamp()).isEqualTo(reserved);
+        assertThat(endpoint.leafStartsAt(clock.millis())).isFalse(); // Leaf would refuse now
         clock.advance(2 * REPORT_INTERVAL.toMillis());
-        assertThat(timestamp).isLessThanOrEqualTo(clock.millis()); // and start once its clock passes it
-    }
-
-    /** Creates the node as Leaf's {@code createNode} does, with the JSON Jackson writes for its Endpoint. */
-    private String leafRegisters(String ip, int port, long timestamp) throws Exception {
-        String json = "{\"ip\":\"" + ip + "\",\"port\":\"" + port + "\",\"timestamp\":" + timestamp + "}";
-        return client().create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-                .forPath(forever() + "/" + ip + ":" + port + "-", json.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** Reads the node as Leaf's start does (strictly), and checks the port is a string as Leaf writes it. */
-    private LeafEndpoint leafReads(String node) throws Exception {
-        byte[] data = client().getData().forPath(node);
-        JsonNode tree = LEAF_MAPPER.readTree(data);
-        assertThat(tree.propertyNames()).containsExactly("ip", "port", "timestamp");
-        assertThat(tree.get("port").isString()).as("port as a string").isTrue();
-        return LEAF_MAPPER.readValue(data, LeafEndpoint.class);
+        assertThat(endpoint.leafStartsAt(clock.millis())).isTrue(); // and start once its clock passes it
     }
 
     private Path leafWritesItsCacheFile(InstanceAddress instance, String content) throws Exception {
-        Path file = leafCache(instance).path();
+        Path file = zk.leafCache(instance).path();
         Files.createDirectories(file.getParent());
         Files.writeString(file, content); // Leaf writes "workerID=N", no line break
         return file;
     }
 
-    private String forever() {
-        return "/snowflake/" + name + "/forever";
-    }
-
-    private static int sequenceOf(String node) {
-        return Integer.parseInt(node.substring(node.lastIndexOf('-') + 1));
-    }
-
     private ReservingWorkerIdHolder started(InstanceAddress instance) {
-        return started(registry(instance));
-    }
-
-    private ReservingWorkerIdHolder started(ZookeeperNormalRegistry registry) {
-        ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry, clock, clock, REPORT_INTERVAL,
-                Duration.ofSeconds(5));
-        holder.start();
-        resources.add(holder);
-        return holder;
+        return zk.started(instance, Duration.ofSeconds(5));
     }
 
     private ZookeeperNormalRegistry registry(InstanceAddress instance) {
-        return registry(instance, Runnable::run);
-    }
-
-    private ZookeeperNormalRegistry registry(InstanceAddress instance, Executor nodeWriter) {
-        return new ZookeeperNormalRegistry(client(), new ZkPaths(name), instance, cache(instance), leafCache(instance),
-                Duration.ofMillis(500), nodeWriter);
+        return zk.registry(instance, Runnable::run);
     }
 
     private SnowflakeGenerator generator(ReservingWorkerIdHolder holder) {
-        return new SnowflakeGenerator(LAYOUT, holder, clock, clock, new Random(7), Duration.ofMillis(5));
-    }
-
-    private ReservationFile cache(InstanceAddress instance) {
-        return new WorkerCacheFiles(dir.resolve("data"), name, instance.port()).registry();
-    }
-
-    private MeituanLeafCacheFile leafCache(InstanceAddress instance) {
-        return MeituanLeafCacheFile.of(dir.resolve("leaf-tmpdir").toString(), name, instance.port());
-    }
-
-    /** A new client per use, as separate instances would have. */
-    private CuratorFramework client() {
-        CuratorFramework client = CuratorFrameworkFactory.builder().connectString(server.getConnectString())
-                .sessionTimeoutMs(5_000).connectionTimeoutMs(500).retryPolicy(new RetryOneTime(100)).build();
-        client.start();
-        resources.add(client);
-        return client;
+        return zk.generator(holder);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
