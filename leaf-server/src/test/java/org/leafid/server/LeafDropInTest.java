@@ -3,6 +3,7 @@ package org.leafid.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,8 +30,11 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The server as a drop-in for Meituan Leaf: started with Leaf's {@code leaf.properties} keys only
  * (no {@code leaf.snowflake.mode}, which Leaf does not have) against a ZooKeeper holding
  * registrations Leaf made, it takes over the one of its ip:port, and a graceful stop leaves a
- * node Leaf itself starts on. The ip is not configured: Leaf's nodes are made for the address
- * the server detects, as Leaf's own would be.
+ * node Leaf itself starts on; with ZooKeeper down and no cache file of its own, it starts from
+ * Leaf's. The ip is not configured: Leaf's nodes are made for the address the server detects.
+ *
+ * <p>Without {@code leaf.snowflake.mode} these need the default-mode rule (a ZooKeeper address
+ * set means {@code zk_normal}, as in Leaf).
  */
 class LeafDropInTest {
 
@@ -102,16 +106,34 @@ class LeafDropInTest {
         assertThat(endpoint.timestamp()).isGreaterThan(lastIssued);
     }
 
+    @Test
+    void zookeeperDownAtStartServesWithTheWorkerIdOfLeafsCacheFile() throws Exception {
+        Path leafTmpdir = dataDir.resolve("leaf-tmpdir");
+        Path leafFile = leafTmpdir.resolve(name).resolve("leafconf").resolve("18083").resolve("workerID.properties");
+        Files.createDirectories(leafFile.getParent());
+        Files.writeString(leafFile, "workerID=5"); // as Leaf writes it
+        zookeeper.stop();
+
+        ConfigurableApplicationContext server = start(18083, "--leaf.snowflake.zk.leaf-cache-dir=" + leafTmpdir,
+                "--leaf.snowflake.zk.connect-timeout=500ms");
+
+        long id = new Http(port(server)).getId("/api/snowflake/get/dropin");
+        assertThat(LAYOUT.decode(id).workerId()).isEqualTo(5);
+    }
+
     /** Leaf's keys only, and {@code leaf.data-dir} so the test writes under its own directory. */
-    private ConfigurableApplicationContext start(int leafPort) {
-        ConfigurableApplicationContext server = new SpringApplicationBuilder(LeafServerApplication.class).run(
+    private ConfigurableApplicationContext start(int leafPort, String... extra) {
+        List<String> arguments = new ArrayList<>(List.of(
                 "--server.port=0",
                 "--leaf.name=" + name,
                 "--leaf.data-dir=" + dataDir.resolve("instance-" + leafPort),
                 "--leaf.segment.enable=false",
                 "--leaf.snowflake.enable=true",
                 "--leaf.snowflake.zk.address=" + zookeeper.getConnectString(),
-                "--leaf.snowflake.port=" + leafPort);
+                "--leaf.snowflake.port=" + leafPort));
+        arguments.addAll(List.of(extra));
+        ConfigurableApplicationContext server = new SpringApplicationBuilder(LeafServerApplication.class)
+                .run(arguments.toArray(String[]::new));
         servers.add(server);
         return server;
     }
