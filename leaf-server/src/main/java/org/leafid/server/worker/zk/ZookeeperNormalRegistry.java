@@ -164,7 +164,7 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         private final AtomicBoolean reportedOutage = new AtomicBoolean();
         /** True while a node write runs; a renewal finding one leaves the node to the next renewal. */
         private final AtomicBoolean writing = new AtomicBoolean();
-        /** Node writes one at a time, and none after the release (guarded by itself). */
+        /** Node writes one at a time, and none after the release; {@code released} is guarded by it. */
         private final Object nodeLock = new Object();
         private boolean released;
 
