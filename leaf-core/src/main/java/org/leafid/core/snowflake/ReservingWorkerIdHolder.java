@@ -29,6 +29,9 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
 
     private static final Logger log = LoggerFactory.getLogger(ReservingWorkerIdHolder.class);
 
+    /** The longest a release waits for the clock to reach its final reservation (see awaitClockAt). */
+    static final long MAX_RELEASE_WAIT_MILLIS = 1;
+
     private enum State { LATENT, STARTED, CLOSED }
 
     private final WorkerIdRegistry registry;
@@ -182,6 +185,7 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         // IDs up to lastIssuedMillis were issued, and the previous holder's before validFrom: the
         // next holder must start after both, and need not wait for more.
         long until = Math.min(last.reservedUntilMillis(), Math.max(last.validFromMillis(), lastIssuedMillis + 1));
+        awaitClockAt(until, last.workerId());
         try {
             registration.sink().release(last.workerId(), until);
             log.info("Worker id {} released; reservation recorded as {}, just past the last ID issued",
@@ -190,6 +194,32 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
             log.warn("Worker id {} released, but recording its final reservation failed ({}); the recorded one "
                     + "stays, so the next start may wait until {}", last.workerId(), e.toString(),
                     last.reservedUntilMillis());
+        }
+    }
+
+    /**
+     * Waits, at most {@value #MAX_RELEASE_WAIT_MILLIS} ms, until the final reservation is not
+     * ahead of the clock: a holder that refuses to start on a recorded time later than its clock
+     * (Meituan Leaf on a {@code zk_normal} node) must accept it right after this stop. It is just
+     * past the last ID, so it is ahead only when the last ID carries this very millisecond (a
+     * wait of 1 ms), or when the clock was set back after issuing: then it is not lowered, since
+     * a lower time would let the next holder, which may issue at that time, repeat IDs; that
+     * holder waits (or refuses) until its clock passes it.
+     */
+    private void awaitClockAt(long until, int workerId) {
+        long ahead = until - clock.millis();
+        if (ahead > 0 && ahead <= MAX_RELEASE_WAIT_MILLIS) {
+            try {
+                sleeper.sleepMillis(ahead);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // stopping anyway: recording a time 1 ms ahead is still safe
+            }
+            ahead = until - clock.millis();
+        }
+        if (ahead > 0) {
+            log.warn("Worker id {}: the final reservation {} is {} ms ahead of the clock, because IDs were issued at "
+                    + "later times (the clock was set back); it is kept, so a restart of this worker id, this server "
+                    + "or Meituan Leaf, waits or refuses until the clock passes it", workerId, until, ahead);
         }
     }
 

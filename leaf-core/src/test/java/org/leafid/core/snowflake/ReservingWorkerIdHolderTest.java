@@ -340,6 +340,31 @@ class ReservingWorkerIdHolderTest {
     }
 
     @Test
+    void releaseAfterAnIdOfThisVeryMillisecondWaitsOneSoTheFinalTimeIsNotAheadOfTheClock() {
+        // A holder that refuses a recorded time ahead of its clock (Meituan Leaf) must accept it.
+        ReservingWorkerIdHolder holder = holder(0, SLOW_INTERVAL);
+        holder.start();
+
+        holder.release(T0);
+
+        assertThat(sink.records).containsExactly(T0 + 2 * SLOW_INTERVAL.toMillis(), T0 + 1);
+        assertThat(clock.sleptMillis()).isEqualTo(1);
+        assertThat(clock.millis()).isEqualTo(T0 + 1);
+    }
+
+    @Test
+    void releaseAfterIdsAheadOfASetBackClockKeepsTheFinalTimeAndDoesNotWaitForIt() {
+        ReservingWorkerIdHolder holder = holder(0, SLOW_INTERVAL);
+        holder.start();
+
+        holder.release(T0 + 500);
+
+        // Lower would let the next holder repeat IDs; it waits for its clock instead.
+        assertThat(sink.records).last().isEqualTo(T0 + 501);
+        assertThat(clock.sleepCount()).isZero();
+    }
+
+    @Test
     void releaseThatCannotRecordLeavesTheLongerReservation() {
         ReservingWorkerIdHolder holder = holder(0, SLOW_INTERVAL);
         holder.start();

@@ -22,6 +22,7 @@ import org.leafid.server.worker.WorkerIdHealthIndicator;
 import org.leafid.server.worker.jdbc.JdbcWorkerIdRegistry;
 import org.leafid.server.worker.local.LocalWorkerIdRegistry;
 import org.leafid.server.worker.local.LocalWorkerIds;
+import org.leafid.server.worker.zk.MeituanLeafCacheFile;
 import org.leafid.server.worker.zk.RecycleSweeper;
 import org.leafid.server.worker.zk.ZkPaths;
 import org.leafid.server.worker.zk.ZookeeperNormalRegistry;
@@ -172,6 +173,7 @@ class SnowflakeConfiguration {
                     SnowflakeProperties properties, InstanceAddress instance, WorkerCacheFiles files,
                     ExecutorService workerIdNodeWriter) {
                 return new ZookeeperNormalRegistry(leafZookeeper, zkPaths, instance, files.registry(),
+                        MeituanLeafCacheFile.of(properties.zk().leafCacheDir(), zkPaths.name(), instance.port()),
                         properties.zk().connectTimeout(), workerIdNodeWriter);
             }
         }

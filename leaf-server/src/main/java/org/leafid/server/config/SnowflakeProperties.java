@@ -70,11 +70,13 @@ public record SnowflakeProperties(
      * @param address ZooKeeper connect string, for the zk modes
      * @param sessionTimeout ZooKeeper session timeout
      * @param connectTimeout how long a start waits to reach ZooKeeper before using the cache file
+     * @param leafCacheDir the {@code java.io.tmpdir} Meituan Leaf ran with (its cache file is there); empty = ours
      */
     public record Zk(
             String address,
             @DefaultValue("15s") Duration sessionTimeout,
-            @DefaultValue("3s") Duration connectTimeout) {}
+            @DefaultValue("3s") Duration connectTimeout,
+            String leafCacheDir) {}
 
     /**
      * @param lease a {@code zk_recycle} id whose heartbeat is older than this goes back to the pool

@@ -6,8 +6,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The data of a worker-id node, Leaf's {@code {"ip","port","timestamp"}}, where the timestamp is
- * the reservation: no ID with this worker id carries that time or a later one.
+ * The data of a worker-id node, exactly Meituan Leaf's {@code {"ip":"…","port":"…","timestamp":…}}:
+ * the port a string and no other field, since Leaf reads it with a default (strict) Jackson
+ * mapper and would not start on anything else. Leaf writes the last time it saw; this server
+ * writes its reservation (no ID with this worker id carries that time or a later one), and at a
+ * graceful stop a time just past its last ID and not after the clock.
  */
 public record WorkerNode(String ip, int port, long timestamp) {
 

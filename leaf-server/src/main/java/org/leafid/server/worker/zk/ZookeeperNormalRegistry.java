@@ -3,6 +3,7 @@ package org.leafid.server.worker.zk;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,12 @@ import org.slf4j.LoggerFactory;
  * {@code /snowflake/{name}/forever/{ip}:{port}-{seq}} per instance, whose sequence number is the
  * worker id for good. The reservation is written to the cache file (which must succeed) and to
  * the node (best effort: the id is this instance's forever, so a ZooKeeper outage does not stop
- * issuing). ZooKeeper unreachable at start: the cache file is used under the same rule.
+ * issuing). ZooKeeper unreachable at start: the cache file is used under the same rule, or,
+ * when there is none, Meituan Leaf's own cache file ({@link MeituanLeafCacheFile}).
+ *
+ * <p>Drop-in for Meituan Leaf: an existing node of this ip:port, Leaf's or ours, is taken over
+ * with its worker id, issuing only after its timestamp; node data keeps Leaf's exact shape
+ * ({@link WorkerNode}), and a graceful stop leaves a timestamp Leaf's start check accepts.
  *
  * <p>Node writes of renewals run on {@code nodeWriter}, never on the renewing thread: while
  * ZooKeeper is partitioned or losing quorum, Curator may block a write for seconds before it
@@ -39,19 +45,24 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
     private final ZkPaths paths;
     private final InstanceAddress instance;
     private final ReservationFile cache;
+    private final MeituanLeafCacheFile leafCache;
     private final Duration connectTimeout;
     private final Executor nodeWriter;
 
     /**
+     * @param cache this server's cache file, written at every renewal
+     * @param leafCache Meituan Leaf's cache file, read only when ZooKeeper is down at start and
+     *     {@code cache} does not exist
      * @param nodeWriter runs the node updates of renewals (one at a time); {@code Runnable::run}
      *     writes in the renewing thread
      */
     public ZookeeperNormalRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance, ReservationFile cache,
-            Duration connectTimeout, Executor nodeWriter) {
+            MeituanLeafCacheFile leafCache, Duration connectTimeout, Executor nodeWriter) {
         this.zk = zk;
         this.paths = paths;
         this.instance = instance;
         this.cache = cache;
+        this.leafCache = leafCache;
         this.connectTimeout = connectTimeout;
         this.nodeWriter = nodeWriter;
     }
@@ -60,23 +71,19 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
     public Registration register() {
         Optional<ReservationFile.Recorded> cached = cache.read();
         if (!connected()) {
-            ReservationFile.Recorded fallback = cached.orElseThrow(() -> new WorkerIdUnavailableException(
-                    "ZooKeeper (leaf.snowflake.zk.address) could not be reached within " + connectTimeout.toMillis()
-                            + " ms and there is no cache file " + cache.path() + " to start from; start ZooKeeper "
-                            + "or fix the address, then start again"));
-            log.warn("ZooKeeper unreachable at start: {} uses worker id {} and reservation {} from {}", instance,
-                    fallback.workerId(), fallback.reservedUntilMillis(), cache.path());
-            return new Registration(fallback.workerId(), fallback.reservedUntilMillis(), new Sink(null));
+            return offline(cached);
         }
         try {
             String node = findOrCreateNode();
             int workerId = sequenceOf(node);
-            long recorded = WorkerNode.parse(node, zk.getData().forPath(node)).timestamp();
+            // Meituan Leaf writes the last time it saw (its IDs may carry that time), this server
+            // the time its IDs stay below; data alone cannot tell who wrote it, so IDs start after it.
+            long recorded = WorkerNode.parse(node, zk.getData().forPath(node)).timestamp() + 1;
             if (cached.isPresent() && cached.get().workerId() == workerId) {
                 recorded = Math.max(recorded, cached.get().reservedUntilMillis());
             }
-            log.info("Snowflake mode zk_normal: {} holds worker id {} ({}), recorded reservation {}", instance,
-                    workerId, node, recorded);
+            log.info("Snowflake mode zk_normal: {} holds worker id {} ({}), IDs from {} on", instance, workerId, node,
+                    recorded);
             return new Registration(workerId, recorded, new Sink(node));
         } catch (RuntimeException e) {
             throw e;
@@ -84,6 +91,30 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
             throw new WorkerIdUnavailableException("Could not register " + instance + " under " + paths.forever()
                     + ": " + e.getMessage(), e);
         }
+    }
+
+    /** ZooKeeper unreachable: our cache file, else Meituan Leaf's (its rule, with a warning), else refuse. */
+    private Registration offline(Optional<ReservationFile.Recorded> cached) {
+        if (cached.isPresent()) {
+            log.warn("ZooKeeper unreachable at start: {} uses worker id {} and reservation {} from {}", instance,
+                    cached.get().workerId(), cached.get().reservedUntilMillis(), cache.path());
+            return new Registration(cached.get().workerId(), cached.get().reservedUntilMillis(), new Sink(null));
+        }
+        OptionalInt leafs = leafCache.workerId();
+        if (leafs.isEmpty()) {
+            throw new WorkerIdUnavailableException("ZooKeeper (leaf.snowflake.zk.address) could not be reached within "
+                    + connectTimeout.toMillis() + " ms and there is no cache file to start from: neither this "
+                    + "server's " + cache.path() + " nor Meituan Leaf's " + leafCache.path()
+                    + " (leaf.snowflake.zk.leaf-cache-dir) exists; start ZooKeeper or fix the address, then start "
+                    + "again");
+        }
+        int workerId = leafs.getAsInt();
+        log.warn("ZooKeeper unreachable at start and no cache file {}: {} uses worker id {} from Meituan Leaf's cache "
+                + "file {}. That file records no time, so IDs are issued from now on, as Leaf itself does: they are "
+                + "unique only if this machine's clock is past every ID Leaf issued with worker id {} (a clock set "
+                + "back since Leaf stopped could repeat some). From now on the reservation is kept in {}",
+                cache.path(), instance, workerId, leafCache.path(), workerId, cache.path());
+        return new Registration(workerId, 0, new Sink(null));
     }
 
     private boolean connected() {
@@ -108,7 +139,9 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
                 return paths.forever() + "/" + child;
             }
         }
-        String created = zk.create().creatingParentContainersIfNeeded().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+        // Persistent parents, as Leaf creates them: a container parent is deleted by ZooKeeper once
+        // it has no child, and a new one would hand out sequence numbers (worker ids) from 0 again.
+        String created = zk.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
                 .forPath(paths.forever() + "/" + prefix, new WorkerNode(instance.ip(), instance.port(), 0).toBytes());
         if (sequenceOf(created) > SnowflakeLayout.MAX_WORKER_ID) {
             zk.delete().forPath(created);
@@ -131,6 +164,9 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         private final AtomicBoolean reportedOutage = new AtomicBoolean();
         /** True while a node write runs; a renewal finding one leaves the node to the next renewal. */
         private final AtomicBoolean writing = new AtomicBoolean();
+        /** Node writes one at a time, and none after the release; {@code released} is guarded by it. */
+        private final Object nodeLock = new Object();
+        private boolean released;
 
         Sink(String node) {
             this.node = node;
@@ -145,7 +181,7 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
             try {
                 nodeWriter.execute(() -> {
                     try {
-                        writeNode(workerId, reservedUntilMillis);
+                        writeRenewal(workerId, reservedUntilMillis);
                     } finally {
                         writing.set(false);
                     }
@@ -155,11 +191,31 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
             }
         }
 
-        /** The final reservation: cache file, then the node in this thread, best effort. */
+        /**
+         * A renewal still queued on {@code nodeWriter} when the id is released must not land after
+         * the final reservation: it would put a time up to 2 x report-interval ahead of the clock
+         * back on the node, and Meituan Leaf started on this node refuses to start until its
+         * clock passes that time.
+         */
+        private void writeRenewal(int workerId, long reservedUntilMillis) {
+            synchronized (nodeLock) {
+                if (!released) {
+                    writeNode(workerId, reservedUntilMillis);
+                }
+            }
+        }
+
+        /**
+         * The final reservation: cache file, then the node in this thread, best effort. The holder
+         * keeps it at or before the clock at stop, so Meituan Leaf's start check accepts the node.
+         */
         @Override
         public void release(int workerId, long finalReservationMillis) {
             cache.record(workerId, finalReservationMillis);
-            writeNode(workerId, finalReservationMillis);
+            synchronized (nodeLock) {
+                released = true;
+                writeNode(workerId, finalReservationMillis);
+            }
         }
 
         private void writeNode(int workerId, long reservedUntilMillis) {

@@ -5,20 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
-import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,39 +21,32 @@ import org.leafid.core.WorkerIdUnavailableException;
 import org.leafid.core.snowflake.ReservationAheadOfClockException;
 import org.leafid.core.snowflake.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.SnowflakeGenerator;
-import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.testing.FakeClock;
 import org.leafid.server.worker.InstanceAddress;
 import org.leafid.server.worker.ReservationFile;
-import org.leafid.server.worker.WorkerCacheFiles;
 
 /** {@code zk_normal} against a real ZooKeeper server (curator-test, in-process). */
 class ZookeeperNormalRegistryTest {
 
-    private static final Duration REPORT_INTERVAL = Duration.ofSeconds(3);
-    private static final SnowflakeLayout LAYOUT = new SnowflakeLayout(SnowflakeLayout.DEFAULT_TWEPOCH);
+    private static final Duration REPORT_INTERVAL = ZookeeperNormalFixture.REPORT_INTERVAL;
 
     @TempDir
     Path dataDir;
 
-    private final List<AutoCloseable> resources = new ArrayList<>();
-    private TestingServer server;
+    private ZookeeperNormalFixture zk;
     private ZkPaths paths;
     private FakeClock clock;
 
     @BeforeEach
     void startZookeeper() throws Exception {
-        server = new TestingServer(true);
-        paths = new ZkPaths("test-" + UUID.randomUUID());
-        clock = new FakeClock(System.currentTimeMillis());
+        zk = new ZookeeperNormalFixture(dataDir);
+        paths = zk.paths();
+        clock = zk.clock();
     }
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = resources.size() - 1; i >= 0; i--) {
-            resources.get(i).close();
-        }
-        server.close();
+        zk.close();
     }
 
     @Test
@@ -109,8 +95,9 @@ class ZookeeperNormalRegistryTest {
 
         ReservingWorkerIdHolder holder = started(instance, Duration.ofSeconds(5));
 
-        assertThat(clock.millis()).isGreaterThanOrEqualTo(recorded);
-        assertThat(holder.lease().validFromMillis()).isEqualTo(recorded);
+        // The node's time may be carried by IDs already (Leaf writes the last time it saw): after it.
+        assertThat(clock.millis()).isGreaterThan(recorded);
+        assertThat(holder.lease().validFromMillis()).isEqualTo(recorded + 1);
     }
 
     @Test
@@ -119,7 +106,7 @@ class ZookeeperNormalRegistryTest {
         ReservingWorkerIdHolder before = started(instance, Duration.ofSeconds(5));
         int workerId = before.workerId();
         before.release(clock.millis());
-        server.stop();
+        zk.server().stop();
 
         ReservingWorkerIdHolder offline = started(instance, Duration.ofSeconds(5));
 
@@ -131,7 +118,7 @@ class ZookeeperNormalRegistryTest {
     void zookeeperDownAtStartWithACacheReservedFarAheadRefuses() throws Exception {
         InstanceAddress instance = instance("10.0.0.7", 8080);
         cache(instance).record(3, clock.millis() + 60_000);
-        server.stop();
+        zk.server().stop();
 
         assertThatThrownBy(() -> started(instance, Duration.ofSeconds(5)))
                 .isInstanceOf(ReservationAheadOfClockException.class);
@@ -139,11 +126,13 @@ class ZookeeperNormalRegistryTest {
 
     @Test
     void zookeeperDownAtStartWithoutACacheFailsClearly() throws Exception {
-        server.stop();
+        zk.server().stop();
 
         assertThatThrownBy(() -> started(instance("10.0.0.8", 8080), Duration.ofSeconds(5)))
                 .isInstanceOf(WorkerIdUnavailableException.class)
-                .hasMessageContaining("leaf.snowflake.zk.address").hasMessageContaining("no cache file");
+                .hasMessageContaining("leaf.snowflake.zk.address").hasMessageContaining("no cache file")
+                .hasMessageContaining(cache(instance("10.0.0.8", 8080)).path().toString())
+                .hasMessageContaining(zk.leafCache(instance("10.0.0.8", 8080)).path().toString());
     }
 
     @Test
@@ -179,7 +168,7 @@ class ZookeeperNormalRegistryTest {
         InstanceAddress instance = instance("10.0.0.11", 8080);
         CountDownLatch zookeeperAnswers = new CountDownLatch(1);
         ExecutorService stalledWriter = Executors.newSingleThreadExecutor();
-        resources.add(stalledWriter::shutdownNow);
+        zk.closeLater(stalledWriter::shutdownNow);
         stalledWriter.execute(() -> {
             try {
                 zookeeperAnswers.await();
@@ -187,12 +176,7 @@ class ZookeeperNormalRegistryTest {
                 Thread.currentThread().interrupt();
             }
         });
-        ZookeeperNormalRegistry registry = new ZookeeperNormalRegistry(client(), paths, instance, cache(instance),
-                Duration.ofMillis(500), stalledWriter);
-        ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry, clock, clock, REPORT_INTERVAL,
-                Duration.ofSeconds(5));
-        holder.start();
-        resources.add(holder);
+        ReservingWorkerIdHolder holder = zk.started(zk.registry(instance, stalledWriter), Duration.ofSeconds(5));
         SnowflakeGenerator generator = generator(holder);
         long firstReservation = holder.lease().reservedUntilMillis();
         Set<Long> ids = new HashSet<>();
@@ -232,30 +216,19 @@ class ZookeeperNormalRegistryTest {
     }
 
     private ReservingWorkerIdHolder started(InstanceAddress instance, Duration maxStartWait) {
-        ZookeeperNormalRegistry registry = new ZookeeperNormalRegistry(client(), paths, instance, cache(instance),
-                Duration.ofMillis(500), Runnable::run);
-        ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry, clock, clock, REPORT_INTERVAL,
-                maxStartWait);
-        holder.start();
-        resources.add(holder);
-        return holder;
+        return zk.started(instance, maxStartWait);
     }
 
     private SnowflakeGenerator generator(ReservingWorkerIdHolder holder) {
-        return new SnowflakeGenerator(LAYOUT, holder, clock, clock, new Random(7), Duration.ofMillis(5));
+        return zk.generator(holder);
     }
 
     private ReservationFile cache(InstanceAddress instance) {
-        return new WorkerCacheFiles(dataDir.resolve(instance.ip()), paths.name(), instance.port()).registry();
+        return zk.cache(instance);
     }
 
-    /** A new client per use, as separate instances would have. */
     private CuratorFramework client() {
-        CuratorFramework client = CuratorFrameworkFactory.builder().connectString(server.getConnectString())
-                .sessionTimeoutMs(5_000).connectionTimeoutMs(500).retryPolicy(new RetryOneTime(100)).build();
-        client.start();
-        resources.add(client);
-        return client;
+        return zk.client();
     }
 
     private static InstanceAddress instance(String ip, int port) {
