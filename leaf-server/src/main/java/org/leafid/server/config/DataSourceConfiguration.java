@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.apache.ibatis.jdbc.ScriptRunner;
+import org.leafid.server.database.EmbeddedDatabase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -34,7 +35,7 @@ class DataSourceConfiguration {
         if (jdbc.embedded()) {
             Path dir = leaf.dataDir().toAbsolutePath().normalize();
             Files.createDirectories(dir);
-            pool.setUrl("jdbc:h2:file:" + dir.resolve("leaf-db") + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE");
+            pool.setUrl(EmbeddedDatabase.url(dir));
             pool.setUsername("sa");
             pool.setPassword("");
             log.info("No leaf.jdbc.url: using the embedded H2 database in {}", dir);
@@ -54,6 +55,9 @@ class DataSourceConfiguration {
         pool.setTestOnBorrow(false);
         pool.setKeepAlive(true);
         pool.setBreakAfterAcquireFailure(false);
+        // While the database is down the pool's creator thread retries every half second and logs
+        // each failure at ERROR with a stack trace (hundreds a minute). Its logger is off in
+        // application.properties; the segment store's own line names the cause once per interval.
         pool.init();
         if (jdbc.embedded()) {
             createEmbeddedSchema(pool);
