@@ -8,7 +8,7 @@ public final class SegmentStoreException extends LeafException {
 
     /** @param tag the tag a block was reserved for, or null when the tags were being listed */
     public SegmentStoreException(String tag, Throwable cause) {
-        this(tag, (tag == null ? "could not list the tags" : "could not reserve a block")
+        this(tag, (tag == null ? "Could not list the tags" : "could not reserve a block")
                 + " in the segment store: " + cause.getMessage(), cause);
     }
 
@@ -17,7 +17,7 @@ public final class SegmentStoreException extends LeafException {
      * @param reason what failed, in words an operator can act on; the store knows them best
      */
     public SegmentStoreException(String tag, String reason, Throwable cause) {
-        super(tag == null ? capitalized(reason) : "Tag '" + tag + "': " + reason, cause);
+        super(tag == null ? reason : "Tag '" + tag + "': " + reason, cause);
         this.tag = tag;
         this.reason = reason;
     }
@@ -30,9 +30,5 @@ public final class SegmentStoreException extends LeafException {
     /** What failed, without the tag. */
     public String reason() {
         return reason;
-    }
-
-    private static String capitalized(String text) {
-        return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
     }
 }

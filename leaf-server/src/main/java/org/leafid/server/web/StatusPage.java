@@ -1,10 +1,13 @@
 package org.leafid.server.web;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.core.snowflake.WorkerLease;
+import org.leafid.server.segment.SegmentLoadOutcomes;
 
 /**
  * The HTML of the status page, built from what {@link StatusPageController} read. Pure (no beans,
@@ -50,6 +53,7 @@ final class StatusPage {
             .fill{height:100%;background:var(--fill)}
             .fill.low{background:var(--warn)}
             .pct{white-space:nowrap;font-variant-numeric:tabular-nums;min-width:72px}
+            ul.reasons{margin:4px 0 0;padding-left:18px}
             """;
 
     private StatusPage() {}
@@ -60,18 +64,45 @@ final class StatusPage {
      * @param name {@code leaf.name}
      * @param renderedAt when the values were read
      */
-    record Model(String name, Instant renderedAt, SegmentSection segment, SnowflakeSection snowflake) {}
+    record Model(String name, Instant renderedAt, ServerSection server, SegmentSection segment,
+            SnowflakeSection snowflake) {}
+
+    /**
+     * The server as a whole.
+     *
+     * @param version the build's version, or {@code development} when run from the classes
+     * @param startedAt when the server started
+     * @param dataSource the database: the H2 file, or the JDBC url without its password; null when none is used
+     * @param lastMinute IDs per second and error answers of the API over the last minute
+     */
+    record ServerSection(String version, Instant startedAt, Readiness readiness, String dataSource,
+            StatusPageTraffic.LastMinute lastMinute) {}
+
+    /**
+     * What {@code /actuator/health/readiness} says.
+     *
+     * @param reasons for each component that is not UP, its name and why
+     */
+    record Readiness(String status, List<String> reasons) {
+
+        boolean up() {
+            return "UP".equals(status);
+        }
+    }
 
     /**
      * Segment mode.
      *
      * @param tagsLoaded whether the tag list has been read from the store at least once
+     * @param notLoadedReason why no tag can be served before the tag list is read, e.g. the database cannot be reached
      * @param views each tag's buffer, sorted by tag; empty when the mode is off
+     * @param lastFailures each tag's last failed load since the start, also after a later success
      */
-    record SegmentSection(boolean enabled, boolean tagsLoaded, List<SegmentBufferView> views) {
+    record SegmentSection(boolean enabled, boolean tagsLoaded, String notLoadedReason, List<SegmentBufferView> views,
+            Map<String, SegmentLoadOutcomes.Failure> lastFailures) {
 
         static SegmentSection disabled() {
-            return new SegmentSection(false, false, List.of());
+            return new SegmentSection(false, false, null, List.of(), Map.of());
         }
     }
 
@@ -98,12 +129,62 @@ final class StatusPage {
                 .append(escape(model.renderedAt().toString())).append(" &middot; reloads every ")
                 .append(REFRESH_SECONDS).append(" s</span></header>\n");
         html.append("<div class=\"cards\">\n");
+        server(html, model.server(), model.renderedAt());
+        traffic(html, model.server().lastMinute());
         modes(html, model);
         snowflake(html, model.snowflake(), model.renderedAt().toEpochMilli());
         html.append("</div>\n");
         segment(html, model.segment());
         html.append("</body>\n</html>\n");
         return html.toString();
+    }
+
+    private static void server(StringBuilder html, ServerSection server, Instant now) {
+        Readiness readiness = server.readiness();
+        html.append("<section id=\"server\"><h2>Server</h2><dl>\n<dt>Readiness</dt><dd id=\"readiness\">")
+                .append(readiness.up() ? "<span class=\"badge on\">UP</span>"
+                        : "<span class=\"badge bad\">" + escape(readiness.status()) + "</span>");
+        if (!readiness.reasons().isEmpty()) {
+            html.append("<ul class=\"reasons problem\">");
+            for (String reason : readiness.reasons()) {
+                html.append("<li>").append(escape(reason)).append("</li>");
+            }
+            html.append("</ul>");
+        }
+        html.append("</dd>\n<dt>Version</dt><dd><code id=\"version\">").append(escape(server.version()))
+                .append("</code></dd>\n<dt>Uptime</dt><dd id=\"uptime\">")
+                .append(escape(uptime(Duration.between(server.startedAt(), now))))
+                .append(" <span class=\"muted\">since ").append(escape(server.startedAt().toString()))
+                .append("</span></dd>\n<dt>Data source</dt><dd><code id=\"data-source\">")
+                .append(server.dataSource() == null ? "none (no mode uses a database)" : escape(server.dataSource()))
+                .append("</code></dd>\n</dl></section>\n");
+    }
+
+    private static void traffic(StringBuilder html, StatusPageTraffic.LastMinute lastMinute) {
+        long seconds = lastMinute.window().toSeconds();
+        html.append("<section id=\"traffic\"><h2>Last minute</h2><dl>\n<dt>IDs per second</dt>")
+                .append("<dd class=\"num\" id=\"ids-per-second\">")
+                .append(String.format(Locale.ROOT, "%.1f", lastMinute.idsPerSecond()))
+                .append("</dd>\n<dt>4xx answers</dt><dd class=\"num\" id=\"client-errors\">")
+                .append(lastMinute.clientErrors()).append("</dd>\n<dt>5xx answers</dt>")
+                .append("<dd class=\"num\" id=\"server-errors\">").append(lastMinute.serverErrors())
+                .append("</dd>\n</dl><p class=\"muted\">Over the last ").append(seconds)
+                .append(" s of the API (probes not counted).</p></section>\n");
+    }
+
+    /** {@code 3 d 4 h}, {@code 2 h 5 min}, {@code 7 min 9 s}, {@code 12 s}: the two largest units. */
+    static String uptime(Duration duration) {
+        long s = Math.max(0, duration.toSeconds());
+        if (s >= 86_400) {
+            return s / 86_400 + " d " + s % 86_400 / 3600 + " h";
+        }
+        if (s >= 3600) {
+            return s / 3600 + " h " + s % 3600 / 60 + " min";
+        }
+        if (s >= 60) {
+            return s / 60 + " min " + s % 60 + " s";
+        }
+        return s + " s";
     }
 
     private static void modes(StringBuilder html, Model model) {
@@ -159,7 +240,13 @@ final class StatusPage {
         if (!segment.enabled()) {
             html.append("<p class=\"muted\">Segment mode is disabled (<code>leaf.segment.enable=false</code>).</p>");
         } else if (!segment.tagsLoaded()) {
-            html.append("<p class=\"problem\">The tag list has not been read from <code>leaf_alloc</code> yet.</p>");
+            html.append("<p class=\"problem\" id=\"segment-unavailable\">");
+            if (segment.notLoadedReason() == null) {
+                html.append("The tag list has not been read from <code>leaf_alloc</code> yet.");
+            } else {
+                html.append(escape(segment.notLoadedReason()));
+            }
+            html.append("</p>");
         } else if (segment.views().isEmpty()) {
             html.append("<p class=\"muted\">No tags: <code>leaf_alloc</code> has no rows.</p>");
         } else {
@@ -168,14 +255,14 @@ final class StatusPage {
                     .append("<th class=\"num\">Remaining</th><th>Used</th><th>Next block ready</th>")
                     .append("<th class=\"num\">Step</th><th>Last load (UTC)</th></tr></thead>\n<tbody>\n");
             for (SegmentBufferView view : segment.views()) {
-                row(html, view);
+                row(html, view, segment.lastFailures().get(view.tag()));
             }
             html.append("</tbody>\n</table></div>");
         }
         html.append("</section>\n");
     }
 
-    private static void row(StringBuilder html, SegmentBufferView view) {
+    private static void row(StringBuilder html, SegmentBufferView view, SegmentLoadOutcomes.Failure lastFailure) {
         html.append("<tr><td><code>").append(escape(view.tag())).append("</code></td>");
         if (!view.initialized()) {
             // No block until the first request for the tag; the page must not load one.
@@ -203,8 +290,16 @@ final class StatusPage {
         html.append("</td><td><code>").append(view.lastLoadMillis() < 0 ? "never"
                 : escape(Instant.ofEpochMilli(view.lastLoadMillis()).toString())).append("</code>");
         if (view.lastLoadFailure() != null) {
-            html.append("<div class=\"problem\">last load failed: ").append(escape(view.lastLoadFailure()))
-                    .append("</div>");
+            html.append("<div class=\"problem\">last load failed: ")
+                    .append(escape(lastFailure == null ? view.lastLoadFailure() : lastFailure.cause()));
+            if (lastFailure != null) {
+                html.append(" <span class=\"muted\">at ").append(escape(lastFailure.at().toString())).append("</span>");
+            }
+            html.append("</div>");
+        } else if (lastFailure != null) {
+            // Loads work again; the failure stays on the page so an operator sees there was one.
+            html.append("<div class=\"muted\">last failed load ").append(escape(lastFailure.at().toString()))
+                    .append(": ").append(escape(lastFailure.cause())).append("</div>");
         }
         html.append("</td></tr>\n");
     }

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.segment.SegmentBufferView;
@@ -76,16 +78,20 @@ class StatusPageHttpTest {
     void everyInsertedValueIsEscaped() {
         SegmentBufferView view = new SegmentBufferView("t\"<b>&'", true, 1, 101, 60, null, null, false, false,
                 100, 100, -1, "db <down>");
-        StatusPage.Model model = new StatusPage.Model("<script>alert('x')</script>", Instant.EPOCH,
-                new StatusPage.SegmentSection(true, true, List.of(view)),
+        StatusPage.ServerSection server = new StatusPage.ServerSection("1.0<i>", Instant.EPOCH,
+                new StatusPage.Readiness("DOWN", List.of("segment: db <gone>")), "jdbc:mysql://h/<x>",
+                new StatusPageTraffic.LastMinute(Duration.ofSeconds(60), 0, 0, 0));
+        StatusPage.Model model = new StatusPage.Model("<script>alert('x')</script>", Instant.EPOCH, server,
+                new StatusPage.SegmentSection(true, true, null, List.of(view), Map.of()),
                 new StatusPage.SnowflakeSection(true, "local", "10.0.0.1:8080", null, "lost <worker> & \"gone\""));
 
         String html = StatusPage.render(model);
 
-        assertThat(html).doesNotContain("<script>", "<b>", "<worker>", "<down>")
+        assertThat(html).doesNotContain("<script>", "<b>", "<worker>", "<down>", "<i>", "<gone>", "<x>")
                 .contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;", "t&quot;&lt;b&gt;&amp;&#39;",
                         "lost &lt;worker&gt; &amp; &quot;gone&quot;", "40 % used", "never",
-                        "last load failed: db &lt;down&gt;");
+                        "last load failed: db &lt;down&gt;", "1.0&lt;i&gt;", "segment: db &lt;gone&gt;",
+                        "jdbc:mysql://h/&lt;x&gt;");
         assertThat(StatusPage.escape("plain-tag_1.2:3")).isEqualTo("plain-tag_1.2:3");
         assertThat(StatusPage.usedLabel(1, 0.05)).isEqualTo("&lt;1 % used");
         assertThat(StatusPage.usedLabel(0, 0.0)).isEqualTo("0 % used");
