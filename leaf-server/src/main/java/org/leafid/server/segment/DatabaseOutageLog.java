@@ -70,6 +70,7 @@ public final class DatabaseOutageLog {
             suppressed = 0;
             loggedCause = null;
         }
-        log.info("{} answers again after {} failed attempts; segment IDs are served", what, failed);
+        log.info("{} answers again after {} failed attempt{}; segment IDs are served", what, failed,
+                failed == 1 ? "" : "s");
     }
 }

@@ -84,8 +84,8 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(SegmentStoreException.class)
     ResponseEntity<ProblemDetail> storeUnavailable(SegmentStoreException e) {
-        refusals.warn("store-unavailable", "Segment store failure answered with 503: " + e.getMessage()
-                + "; check the database (leaf.jdbc.url) and its connections");
+        // The message says what to check: the store adds the hint.
+        refusals.warn("store-unavailable", "Segment store failure answered with 503: " + e.getMessage());
         // The message names the database (url without password), the cause and what to check.
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable", e.getMessage()
                 + "; segment IDs are refused with 503 until the database answers", 1);

@@ -105,6 +105,47 @@ class DatabaseTroubleAtStartTest {
     }
 
     @Test
+    void failedBlockLoadWhileRunningIsShownWithItsTimeAndLoggedOncePerInterval(CapturedOutput output)
+            throws IOException {
+        String[] target = DATABASE.hostAndPort();
+        String tag = DATABASE.newTag("trouble", 1, 5);
+        try (TcpProxy proxy = new TcpProxy(target[0], Integer.parseInt(target[1]));
+                ConfigurableApplicationContext server = start("--leaf.jdbc.url=" + DATABASE.urlThrough(proxy),
+                        "--leaf.jdbc.username=" + DATABASE.user(), "--leaf.jdbc.password=" + DATABASE.password(),
+                        "--leaf.segment.refresh-interval=2s")) {
+            Http http = http(server);
+            assertThat(http.get("/api/segment/get/" + tag).statusCode()).isEqualTo(200);
+            int logStart = output.length();
+
+            // With the database cut, the tag serves what its buffers hold (a few dozen at most), then 503.
+            proxy.cut();
+            HttpResponse<String> refused = http.get("/api/segment/get/" + tag);
+            for (int i = 0; i < 1000 && refused.statusCode() == 200; i++) {
+                refused = http.get("/api/segment/get/" + tag);
+            }
+            assertThat(refused.statusCode()).isEqualTo(503);
+            String cause = "no block could be reserved in leaf_alloc: jdbc:mysql://127.0.0.1:" + proxy.port();
+            assertThat(refused.body()).contains("Tag '" + tag + "': " + cause);
+            // Retried every second while starved; three seconds hold one or two lines, never one per try.
+            await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
+            assertThat(http.get("/").body()).contains("last load failed: " + cause, "<span class=\"muted\">at 20");
+            assertThat(http.get("/api/segment/cache").body()).contains("\"lastFailedLoad\":\"20",
+                    "\"lastLoadFailure\":\"Tag '" + tag + "': " + cause);
+            String log = output.toString().substring(logStart);
+            assertThat(log.lines().filter(line -> line.contains("SegmentTagRefresher") && line.contains(cause)))
+                    .hasSizeBetween(1, 3);
+            assertThat(log).doesNotContain("\tat ");
+
+            proxy.restore();
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> http.get("/api/segment/get/" + tag).statusCode() == 200);
+            assertThat(http.get("/").body()).contains("last failed load 20").doesNotContain("last load failed: ");
+            await().atMost(Duration.ofSeconds(5)).until(() -> output.toString().substring(logStart).lines()
+                    .filter(line -> line.contains("answers again")).count() == 1);
+        }
+    }
+
+    @Test
     void accessDeniedStopsTheStartNamingUsernameAndPassword(CapturedOutput output) {
         assertRefused(SqlFailures.Kind.ACCESS_DENIED, output, "check leaf.jdbc.username and leaf.jdbc.password",
                 "--leaf.jdbc.url=" + DATABASE.url(), "--leaf.jdbc.username=leaf_no_such_user",
@@ -134,8 +175,8 @@ class DatabaseTroubleAtStartTest {
         assertThatThrownBy(() -> start(arguments).close())
                 .satisfies(e -> assertThat(causeOf(e)).isNotNull().satisfies(refusal -> {
                     assertThat(refusal.kind()).isEqualTo(kind);
-                    assertThat(refusal.getMessage()).startsWith("Segment mode cannot start: leaf_alloc cannot be read: ")
-                            .contains(hint);
+                    assertThat(refusal.getMessage())
+                            .startsWith("Segment mode cannot start: leaf_alloc cannot be read: ").contains(hint);
                 }));
         // Spring Boot's short report, not a stack trace, names the fix.
         assertThat(output.toString()).contains("APPLICATION FAILED TO START", hint, "Action:");

@@ -10,12 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.server.LeafServerApplication;
 import org.leafid.server.support.Http;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.info.BuildProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -48,6 +51,32 @@ class StatusPageHttpTest {
             assertThat(page.body()).contains("<title>Leaf status</title>", "<strong id=\"instance-name\">leaf<",
                     "<code>" + SAMPLE_TAG + "</code>", "[1, 2001)", ">1970<", "1 % used", "style=\"width:1.50%\"",
                     "id=\"worker-id\">" + WORKER_ID + "<", "id=\"reserved-until\">", "mode <code>local</code>");
+        }
+    }
+
+    @Test
+    void showsReadinessVersionUptimeDataSourceAndTheLastMinutesCounts() {
+        try (ConfigurableApplicationContext server = start("--leaf.snowflake.local.worker-id=" + WORKER_ID)) {
+            Http http = http(server);
+            for (int i = 0; i < 20; i++) {
+                http.getId("/api/segment/get/" + SAMPLE_TAG);
+                http.getId("/api/snowflake/get/k");
+            }
+            assertThat(http.get("/api/segment/get/no-such-tag").statusCode()).isEqualTo(404);
+            assertThat(http.get("/api/segment/get/" + SAMPLE_TAG + "?count=0").statusCode()).isEqualTo(400);
+
+            String page = http.get("/").body();
+
+            assertThat(page).contains("<dd id=\"readiness\"><span class=\"badge on\">UP</span>",
+                    "id=\"version\">" + server.getBean(BuildProperties.class).getVersion() + "<",
+                    "id=\"data-source\">embedded H2, file "
+                            + dataDir.toAbsolutePath().normalize().resolve("leaf-db.mv.db") + "<",
+                    "id=\"client-errors\">2<", "id=\"server-errors\">0<");
+            assertThat(page).containsPattern("id=\"uptime\">\\d+ s <span class=\"muted\">since 20");
+            // 40 IDs within the few seconds since the start: well above 1 per second.
+            Matcher rate = Pattern.compile("id=\"ids-per-second\">([0-9.]+)<").matcher(page);
+            assertThat(rate.find()).isTrue();
+            assertThat(Double.parseDouble(rate.group(1))).isGreaterThan(1.0);
         }
     }
 
