@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import org.apache.ibatis.jdbc.ScriptRunner;
 import org.leafid.server.database.EmbeddedDatabase;
 import org.slf4j.Logger;
@@ -27,6 +28,7 @@ import org.springframework.core.io.ClassPathResource;
 class DataSourceConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(DataSourceConfiguration.class);
+    private static final Duration EMBEDDED_OPEN_WAIT = Duration.ofSeconds(30);
 
     @Bean(destroyMethod = "close")
     DruidDataSource leafDataSource(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {
@@ -66,7 +68,8 @@ class DataSourceConfiguration {
     }
 
     private static void createEmbeddedSchema(DruidDataSource pool) throws SQLException, IOException {
-        try (Connection connection = pool.getConnection();
+        // A local file, yet its first opening can outlast leaf.jdbc.connect-timeout on a loaded machine.
+        try (Connection connection = pool.getConnection(EMBEDDED_OPEN_WAIT.toMillis());
                 Reader script = new InputStreamReader(
                         new ClassPathResource("db/h2-schema.sql").getInputStream(), StandardCharsets.UTF_8)) {
             ScriptRunner runner = new ScriptRunner(connection);

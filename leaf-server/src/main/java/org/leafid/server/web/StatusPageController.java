@@ -109,7 +109,8 @@ class StatusPageController {
 
     private StatusPage.ServerSection server(Instant now) {
         Instant started = traffic.startedAt();
-        return new StatusPage.ServerSection(version(), started == null ? now : started, readiness(), dataSource(),
+        Instant since = started == null ? now : started.truncatedTo(ChronoUnit.MILLIS);
+        return new StatusPage.ServerSection(version(), since, readiness(), dataSource(),
                 traffic.lastMinute());
     }
 

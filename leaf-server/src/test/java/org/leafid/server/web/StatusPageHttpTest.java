@@ -124,6 +124,9 @@ class StatusPageHttpTest {
         assertThat(StatusPage.escape("plain-tag_1.2:3")).isEqualTo("plain-tag_1.2:3");
         assertThat(StatusPage.usedLabel(1, 0.05)).isEqualTo("&lt;1 % used");
         assertThat(StatusPage.usedLabel(0, 0.0)).isEqualTo("0 % used");
+        assertThat(StatusPageServer.uptime(Duration.ofSeconds(42))).isEqualTo("42 s");
+        assertThat(StatusPageServer.uptime(Duration.ofSeconds(3 * 3600 + 125))).isEqualTo("3 h 2 min");
+        assertThat(StatusPageServer.uptime(Duration.ofDays(2).plusHours(5))).isEqualTo("2 d 5 h");
     }
 
     /** Starts the server as {@code java -jar} would, on a random port, with this test's data dir. */
