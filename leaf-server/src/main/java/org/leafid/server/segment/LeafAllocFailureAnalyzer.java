@@ -3,7 +3,10 @@ package org.leafid.server.segment;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-/** Ends a start refused by {@link LeafAllocMisconfiguredException} with Spring Boot's short report, not a stack trace. */
+/**
+ * Ends a start refused by {@link LeafAllocMisconfiguredException} with Spring Boot's short report
+ * (what is wrong, which key to change), not a stack trace.
+ */
 class LeafAllocFailureAnalyzer extends AbstractFailureAnalyzer<LeafAllocMisconfiguredException> {
 
     @Override

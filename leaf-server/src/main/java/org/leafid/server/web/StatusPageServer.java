@@ -1,5 +1,7 @@
 package org.leafid.server.web;
 
+import static org.leafid.server.web.StatusPage.escape;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -15,20 +17,20 @@ final class StatusPageServer {
         Readiness readiness = server.readiness();
         html.append("<section id=\"server\"><h2>Server</h2><dl>\n<dt>Readiness</dt><dd id=\"readiness\">")
                 .append(readiness.up() ? "<span class=\"badge on\">UP</span>"
-                        : "<span class=\"badge bad\">" + StatusPage.escape(readiness.status()) + "</span>");
+                        : "<span class=\"badge bad\">" + escape(readiness.status()) + "</span>");
         if (!readiness.reasons().isEmpty()) {
             html.append("<ul class=\"reasons problem\">");
             for (String reason : readiness.reasons()) {
-                html.append("<li>").append(StatusPage.escape(reason)).append("</li>");
+                html.append("<li>").append(escape(reason)).append("</li>");
             }
             html.append("</ul>");
         }
-        html.append("</dd>\n<dt>Version</dt><dd><code id=\"version\">").append(StatusPage.escape(server.version()))
+        html.append("</dd>\n<dt>Version</dt><dd><code id=\"version\">").append(escape(server.version()))
                 .append("</code></dd>\n<dt>Uptime</dt><dd id=\"uptime\">")
-                .append(StatusPage.escape(uptime(Duration.between(server.startedAt(), now))))
-                .append(" <span class=\"muted\">since ").append(StatusPage.escape(server.startedAt().toString()))
+                .append(escape(uptime(Duration.between(server.startedAt(), now))))
+                .append(" <span class=\"muted\">since ").append(escape(server.startedAt().toString()))
                 .append("</span></dd>\n<dt>Data source</dt><dd><code id=\"data-source\">")
-                .append(server.dataSource() == null ? "none (no mode uses a database)" : StatusPage.escape(server.dataSource()))
+                .append(server.dataSource() == null ? "none (no mode uses a database)" : escape(server.dataSource()))
                 .append("</code></dd>\n</dl></section>\n");
     }
 
