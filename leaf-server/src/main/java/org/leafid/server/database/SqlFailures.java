@@ -135,7 +135,7 @@ public final class SqlFailures {
         Throwable root = rootCause(failure);
         String message = messageOf(root);
         if (classify(failure) != Kind.UNREACHABLE) {
-            return shown + " answered: " + message;
+            return shown + (has(failure, SQLException.class) ? " answered: " : " failed: ") + message;
         }
         if (has(failure, ConnectException.class)) {
             return shown + " refused the connection (" + message + ")";

@@ -97,9 +97,17 @@ public final class SegmentTagRefresher implements SmartLifecycle {
             allocator.refresh();
             outageLog.answered(database);
         } catch (RuntimeException e) {
+            if (stopping()) {
+                return; // the stop interrupted the read: that is no database failure
+            }
             logFailure(e);
         }
         scheduleNext();
+    }
+
+    private boolean stopping() {
+        ScheduledExecutorService current = scheduler;
+        return current == null || current.isShutdown();
     }
 
     private void logFailure(RuntimeException e) {
