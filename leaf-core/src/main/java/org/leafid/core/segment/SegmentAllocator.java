@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import org.leafid.core.SegmentStoreException;
 import org.leafid.core.UnknownTagException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,8 @@ public final class SegmentAllocator {
     private final SegmentTagListener tagListener;
     private final Map<String, SegmentIdGenerator> generators = new ConcurrentHashMap<>();
     private volatile boolean tagsLoaded;
+    /** Why the last read of the tag list failed, or null when it succeeded. */
+    private volatile RuntimeException lastRefreshFailure;
 
     public SegmentAllocator(SegmentStore store, SegmentSettings settings, InstantSource clock, Executor loader) {
         this(store, settings, clock, loader, SegmentTagListener.NONE);
@@ -60,10 +63,21 @@ public final class SegmentAllocator {
         return generator(tag).nextIds(count);
     }
 
-    /** The generator the allocator keeps for a tag. */
+    /**
+     * The generator the allocator keeps for a tag.
+     *
+     * @throws UnknownTagException when the tag was not in the store at the last refresh
+     * @throws SegmentStoreException when the tag list has never been read: whether the tag exists
+     *     is not known, and the failure that kept the list from being read is the answer
+     */
     public SegmentIdGenerator generator(String tag) {
         SegmentIdGenerator generator = generators.get(tag);
         if (generator == null) {
+            RuntimeException failure = lastRefreshFailure;
+            if (!tagsLoaded && failure != null) {
+                String reason = failure instanceof SegmentStoreException store ? store.reason() : failure.toString();
+                throw new SegmentStoreException(tag, reason, failure);
+            }
             throw new UnknownTagException(tag);
         }
         return generator;
@@ -78,7 +92,14 @@ public final class SegmentAllocator {
      *     tags already known keep serving
      */
     public synchronized Refresh refresh() {
-        Set<String> listed = new HashSet<>(store.tags());
+        Set<String> listed;
+        try {
+            listed = new HashSet<>(store.tags());
+        } catch (RuntimeException e) {
+            lastRefreshFailure = e;
+            throw e;
+        }
+        lastRefreshFailure = null;
         List<String> added = new ArrayList<>();
         List<String> removed = new ArrayList<>();
         for (String tag : listed) {
@@ -115,6 +136,11 @@ public final class SegmentAllocator {
             }
         }
         return started;
+    }
+
+    /** Why the last read of the tag list failed, or null when it succeeded (or none was tried). */
+    public RuntimeException lastRefreshFailure() {
+        return lastRefreshFailure;
     }
 
     /** Whether the tag list has been read at least once. */

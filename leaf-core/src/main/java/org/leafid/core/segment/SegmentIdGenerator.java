@@ -219,7 +219,9 @@ public final class SegmentIdGenerator implements IdGenerator {
             synchronized (lock) {
                 loading = null;
             }
-            log.warn("Tag '{}': loading the next block failed: {}", tag, e.toString());
+            // Debug only: the load listener reports failures to the operator, throttled, since a
+            // database outage fails a load per tag every retry.
+            log.debug("Tag '{}': loading the next block failed: {}", tag, e.toString());
             lastLoadFailure = e.getMessage() == null ? e.toString() : e.getMessage();
             if (e instanceof RuntimeException failure) {
                 loadListener.failed(tag, Duration.between(started, clock.instant()), failure);

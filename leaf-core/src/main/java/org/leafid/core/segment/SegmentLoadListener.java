@@ -3,7 +3,8 @@ package org.leafid.core.segment;
 import java.time.Duration;
 
 /**
- * Told about every block load, for metrics. Called on the loading thread, never on the ID hot
+ * Told about every block load, for metrics and the operator's log (the generator logs a failed
+ * load only at debug level: during an outage loads fail every retry). Called on the loading thread, never on the ID hot
  * path; implementations must be quick and must not throw.
  */
 public interface SegmentLoadListener {

@@ -1,6 +1,5 @@
 package org.leafid.server.admin;
 
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -11,6 +10,7 @@ import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
+import org.leafid.server.database.SqlFailures;
 import org.leafid.server.segment.LeafAllocMapper;
 import org.leafid.server.segment.LeafAllocMapper.TagRow;
 
@@ -63,7 +63,7 @@ final class TagTable {
             session.commit();
             return Optional.of(row);
         } catch (PersistenceException e) {
-            if (isDuplicateKey(e)) {
+            if (SqlFailures.duplicateKey(e)) {
                 return Optional.empty();
             }
             throw new TagTableException("insert into", e);
@@ -87,21 +87,5 @@ final class TagTable {
         } catch (PersistenceException e) {
             throw new TagTableException("update", e);
         }
-    }
-
-    /**
-     * A primary-key violation: MySQL and MariaDB say SQLState 23000 with error 1062 (23000 alone
-     * also covers NOT NULL and foreign keys), H2 and the SQL standard say 23505.
-     */
-    static boolean isDuplicateKey(Throwable failure) {
-        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
-            if (e instanceof SQLException sql) {
-                String state = sql.getSQLState();
-                if ("23505".equals(state) || ("23000".equals(state) && sql.getErrorCode() == 1062)) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }

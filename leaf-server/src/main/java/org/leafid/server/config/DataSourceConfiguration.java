@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import org.apache.ibatis.jdbc.ScriptRunner;
+import org.leafid.server.database.EmbeddedDatabase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -26,6 +28,7 @@ import org.springframework.core.io.ClassPathResource;
 class DataSourceConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(DataSourceConfiguration.class);
+    private static final Duration EMBEDDED_OPEN_WAIT = Duration.ofSeconds(30);
 
     @Bean(destroyMethod = "close")
     DruidDataSource leafDataSource(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {
@@ -34,7 +37,7 @@ class DataSourceConfiguration {
         if (jdbc.embedded()) {
             Path dir = leaf.dataDir().toAbsolutePath().normalize();
             Files.createDirectories(dir);
-            pool.setUrl("jdbc:h2:file:" + dir.resolve("leaf-db") + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE");
+            pool.setUrl(EmbeddedDatabase.url(dir));
             pool.setUsername("sa");
             pool.setPassword("");
             log.info("No leaf.jdbc.url: using the embedded H2 database in {}", dir);
@@ -54,6 +57,9 @@ class DataSourceConfiguration {
         pool.setTestOnBorrow(false);
         pool.setKeepAlive(true);
         pool.setBreakAfterAcquireFailure(false);
+        // While the database is down the pool's creator thread retries every half second and logs
+        // each failure at ERROR with a stack trace (hundreds a minute). Its logger is off in
+        // application.properties; the segment store's own line names the cause once per interval.
         pool.init();
         if (jdbc.embedded()) {
             createEmbeddedSchema(pool);
@@ -62,7 +68,8 @@ class DataSourceConfiguration {
     }
 
     private static void createEmbeddedSchema(DruidDataSource pool) throws SQLException, IOException {
-        try (Connection connection = pool.getConnection();
+        // A local file, yet its first opening can outlast leaf.jdbc.connect-timeout on a loaded machine.
+        try (Connection connection = pool.getConnection(EMBEDDED_OPEN_WAIT.toMillis());
                 Reader script = new InputStreamReader(
                         new ClassPathResource("db/h2-schema.sql").getInputStream(), StandardCharsets.UTF_8)) {
             ScriptRunner runner = new ScriptRunner(connection);

@@ -84,10 +84,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(SegmentStoreException.class)
     ResponseEntity<ProblemDetail> storeUnavailable(SegmentStoreException e) {
-        refusals.warn("store-unavailable", "Segment store failure answered with 503: " + e.getMessage()
-                + "; check the database (leaf.jdbc.url) and its connections");
-        return problem(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable", "Tag '" + e.tag()
-                + "': its numbers are used up and the database could not be reached to reserve more", 1);
+        // The message says what to check: the store adds the hint.
+        refusals.warn("store-unavailable", "Segment store failure answered with 503: " + e.getMessage());
+        // The message names the database (url without password), the cause and what to check.
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable", e.getMessage()
+                + "; segment IDs are refused with 503 until the database answers", 1);
     }
 
     @ExceptionHandler(TagExhaustedException.class)

@@ -5,11 +5,14 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.leafid.core.SegmentStoreException;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.server.config.ConditionalOnLeafSwitch;
 import org.leafid.server.config.LeafProperties;
 import org.leafid.server.metrics.IdRequestTimers;
+import org.leafid.server.segment.SegmentLoadOutcomes;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,11 +25,14 @@ import org.springframework.web.bind.annotation.RestController;
 class SegmentController {
 
     private final SegmentAllocator allocator;
+    private final SegmentLoadOutcomes loadOutcomes;
     private final int maxBatch;
     private final Timer requests;
 
-    SegmentController(SegmentAllocator allocator, LeafProperties leaf, IdRequestTimers timers) {
+    SegmentController(SegmentAllocator allocator, LeafProperties leaf, IdRequestTimers timers,
+            SegmentLoadOutcomes loadOutcomes) {
         this.allocator = allocator;
+        this.loadOutcomes = loadOutcomes;
         this.maxBatch = leaf.maxBatch();
         this.requests = timers.segment();
     }
@@ -53,9 +59,19 @@ class SegmentController {
         }
     }
 
-    /** Each tag's double buffer, sorted by tag, for monitoring. */
+    /**
+     * Each tag's double buffer, sorted by tag, for monitoring. Before the tag list could be read
+     * there is nothing to show but the cause: 503, as for an ID, naming it.
+     */
     @GetMapping(value = "/api/segment/cache", produces = MediaType.APPLICATION_JSON_VALUE)
     List<SegmentCacheView> cache() {
-        return allocator.views().values().stream().map(SegmentCacheView::of).toList();
+        RuntimeException failure = allocator.lastRefreshFailure();
+        if (!allocator.tagsLoaded() && failure != null) {
+            throw failure instanceof SegmentStoreException store ? store
+                    : new SegmentStoreException(null, failure.toString(), failure);
+        }
+        Map<String, SegmentLoadOutcomes.Failure> failures = loadOutcomes.lastFailures();
+        return allocator.views().values().stream()
+                .map(view -> SegmentCacheView.of(view, failures.get(view.tag()))).toList();
     }
 }

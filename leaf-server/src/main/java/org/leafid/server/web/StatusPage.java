@@ -3,8 +3,10 @@ package org.leafid.server.web;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.core.snowflake.WorkerLease;
+import org.leafid.server.segment.SegmentLoadOutcomes;
 
 /**
  * The HTML of the status page, built from what {@link StatusPageController} read. Pure (no beans,
@@ -50,6 +52,7 @@ final class StatusPage {
             .fill{height:100%;background:var(--fill)}
             .fill.low{background:var(--warn)}
             .pct{white-space:nowrap;font-variant-numeric:tabular-nums;min-width:72px}
+            ul.reasons{margin:4px 0 0;padding-left:18px}
             """;
 
     private StatusPage() {}
@@ -60,18 +63,45 @@ final class StatusPage {
      * @param name {@code leaf.name}
      * @param renderedAt when the values were read
      */
-    record Model(String name, Instant renderedAt, SegmentSection segment, SnowflakeSection snowflake) {}
+    record Model(String name, Instant renderedAt, ServerSection server, SegmentSection segment,
+            SnowflakeSection snowflake) {}
+
+    /**
+     * The server as a whole.
+     *
+     * @param version the build's version, or {@code development} when run from the classes
+     * @param startedAt when the server started
+     * @param dataSource the database: the H2 file, or the JDBC url without its password; null when none is used
+     * @param lastMinute IDs per second and error answers of the API over the last minute
+     */
+    record ServerSection(String version, Instant startedAt, Readiness readiness, String dataSource,
+            StatusPageTraffic.LastMinute lastMinute) {}
+
+    /**
+     * What {@code /actuator/health/readiness} says.
+     *
+     * @param reasons for each component that is not UP, its name and why
+     */
+    record Readiness(String status, List<String> reasons) {
+
+        boolean up() {
+            return "UP".equals(status);
+        }
+    }
 
     /**
      * Segment mode.
      *
      * @param tagsLoaded whether the tag list has been read from the store at least once
+     * @param notLoadedReason why no tag can be served before the tag list is read, e.g. the database cannot be reached
      * @param views each tag's buffer, sorted by tag; empty when the mode is off
+     * @param lastFailures each tag's last failed load since the start, also after a later success
      */
-    record SegmentSection(boolean enabled, boolean tagsLoaded, List<SegmentBufferView> views) {
+    record SegmentSection(boolean enabled, boolean tagsLoaded, String notLoadedReason, List<SegmentBufferView> views,
+            Map<String, SegmentLoadOutcomes.Failure> lastFailures) {
 
         static SegmentSection disabled() {
-            return new SegmentSection(false, false, List.of());
+            return new SegmentSection(false, false, null, List.of(), Map.of());
         }
     }
 
@@ -100,6 +130,8 @@ final class StatusPage {
         html.append("<div class=\"cards\">\n");
         modes(html, model);
         snowflake(html, model.snowflake(), model.renderedAt().toEpochMilli());
+        StatusPageServer.server(html, model.server(), model.renderedAt());
+        StatusPageServer.traffic(html, model.server().lastMinute());
         html.append("</div>\n");
         segment(html, model.segment());
         html.append("</body>\n</html>\n");
@@ -159,7 +191,13 @@ final class StatusPage {
         if (!segment.enabled()) {
             html.append("<p class=\"muted\">Segment mode is disabled (<code>leaf.segment.enable=false</code>).</p>");
         } else if (!segment.tagsLoaded()) {
-            html.append("<p class=\"problem\">The tag list has not been read from <code>leaf_alloc</code> yet.</p>");
+            html.append("<p class=\"problem\" id=\"segment-unavailable\">");
+            if (segment.notLoadedReason() == null) {
+                html.append("The tag list has not been read from <code>leaf_alloc</code> yet.");
+            } else {
+                html.append(escape(segment.notLoadedReason()));
+            }
+            html.append("</p>");
         } else if (segment.views().isEmpty()) {
             html.append("<p class=\"muted\">No tags: <code>leaf_alloc</code> has no rows.</p>");
         } else {
@@ -168,14 +206,14 @@ final class StatusPage {
                     .append("<th class=\"num\">Remaining</th><th>Used</th><th>Next block ready</th>")
                     .append("<th class=\"num\">Step</th><th>Last load (UTC)</th></tr></thead>\n<tbody>\n");
             for (SegmentBufferView view : segment.views()) {
-                row(html, view);
+                row(html, view, segment.lastFailures().get(view.tag()));
             }
             html.append("</tbody>\n</table></div>");
         }
         html.append("</section>\n");
     }
 
-    private static void row(StringBuilder html, SegmentBufferView view) {
+    private static void row(StringBuilder html, SegmentBufferView view, SegmentLoadOutcomes.Failure lastFailure) {
         html.append("<tr><td><code>").append(escape(view.tag())).append("</code></td>");
         if (!view.initialized()) {
             // No block until the first request for the tag; the page must not load one.
@@ -203,8 +241,16 @@ final class StatusPage {
         html.append("</td><td><code>").append(view.lastLoadMillis() < 0 ? "never"
                 : escape(Instant.ofEpochMilli(view.lastLoadMillis()).toString())).append("</code>");
         if (view.lastLoadFailure() != null) {
-            html.append("<div class=\"problem\">last load failed: ").append(escape(view.lastLoadFailure()))
-                    .append("</div>");
+            html.append("<div class=\"problem\">last load failed: ")
+                    .append(escape(lastFailure == null ? view.lastLoadFailure() : lastFailure.cause()));
+            if (lastFailure != null) {
+                html.append(" <span class=\"muted\">at ").append(escape(lastFailure.at().toString())).append("</span>");
+            }
+            html.append("</div>");
+        } else if (lastFailure != null) {
+            // Loads work again; the failure stays on the page so an operator sees there was one.
+            html.append("<div class=\"muted\">last failed load ").append(escape(lastFailure.at().toString()))
+                    .append(": ").append(escape(lastFailure.cause())).append("</div>");
         }
         html.append("</td></tr>\n");
     }

@@ -1,20 +1,36 @@
 package org.leafid.server.web;
 
+import com.alibaba.druid.pool.DruidDataSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import javax.sql.DataSource;
 import org.leafid.core.LeafException;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.snowflake.WorkerIdHolder;
 import org.leafid.core.snowflake.WorkerLease;
+import org.leafid.server.LeafServerApplication;
+import org.leafid.server.config.JdbcProperties;
 import org.leafid.server.config.LeafProperties;
 import org.leafid.server.config.SegmentProperties;
 import org.leafid.server.config.SnowflakeProperties;
+import org.leafid.server.database.EmbeddedDatabase;
+import org.leafid.server.database.JdbcUrls;
+import org.leafid.server.segment.SegmentHealthIndicator;
+import org.leafid.server.segment.SegmentLoadOutcomes;
 import org.leafid.server.worker.InstanceAddress;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.health.actuate.endpoint.CompositeHealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescriptor;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.info.BuildProperties;
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -35,30 +51,44 @@ class StatusPageController {
     private static final MediaType HTML = new MediaType("text", "html", StandardCharsets.UTF_8);
 
     private final LeafProperties leaf;
+    private final JdbcProperties jdbc;
     private final SegmentProperties segmentProperties;
     private final SnowflakeProperties snowflakeProperties;
     private final ObjectProvider<SegmentAllocator> segmentAllocator;
     private final ObjectProvider<WorkerIdHolder> workerIdHolder;
     private final ObjectProvider<InstanceAddress> instanceAddress;
+    private final ObjectProvider<SegmentLoadOutcomes> loadOutcomes;
+    private final ObjectProvider<HealthEndpoint> health;
+    private final ObjectProvider<DataSource> leafDataSource;
+    private final ObjectProvider<BuildProperties> build;
+    private final StatusPageTraffic traffic;
     private final InstantSource clock;
 
-    StatusPageController(LeafProperties leaf, SegmentProperties segmentProperties,
+    StatusPageController(LeafProperties leaf, JdbcProperties jdbc, SegmentProperties segmentProperties,
             SnowflakeProperties snowflakeProperties, ObjectProvider<SegmentAllocator> segmentAllocator,
             ObjectProvider<WorkerIdHolder> workerIdHolder, ObjectProvider<InstanceAddress> instanceAddress,
-            InstantSource leafClock) {
+            ObjectProvider<SegmentLoadOutcomes> loadOutcomes, ObjectProvider<HealthEndpoint> health,
+            ObjectProvider<DataSource> leafDataSource, ObjectProvider<BuildProperties> build,
+            StatusPageTraffic traffic, InstantSource leafClock) {
         this.leaf = leaf;
+        this.jdbc = jdbc;
         this.segmentProperties = segmentProperties;
         this.snowflakeProperties = snowflakeProperties;
         this.segmentAllocator = segmentAllocator;
         this.workerIdHolder = workerIdHolder;
         this.instanceAddress = instanceAddress;
+        this.loadOutcomes = loadOutcomes;
+        this.health = health;
+        this.leafDataSource = leafDataSource;
+        this.build = build;
+        this.traffic = traffic;
         this.clock = leafClock;
     }
 
     @GetMapping("/")
     ResponseEntity<String> page() {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS); // as precise as every other time shown
-        StatusPage.Model model = new StatusPage.Model(leaf.name(), now, segment(), snowflake());
+        StatusPage.Model model = new StatusPage.Model(leaf.name(), now, server(now), segment(), snowflake());
         // A status page must show the state now, never a cached copy.
         return ResponseEntity.ok().contentType(HTML).cacheControl(CacheControl.noStore())
                 .body(StatusPage.render(model));
@@ -69,7 +99,62 @@ class StatusPageController {
         if (allocator == null) {
             return StatusPage.SegmentSection.disabled();
         }
-        return new StatusPage.SegmentSection(true, allocator.tagsLoaded(), List.copyOf(allocator.views().values()));
+        SegmentLoadOutcomes outcomes = loadOutcomes.getIfAvailable();
+        Map<String, SegmentLoadOutcomes.Failure> failures = outcomes == null ? Map.of() : outcomes.lastFailures();
+        boolean loaded = allocator.tagsLoaded();
+        String notLoadedReason = loaded ? null : SegmentHealthIndicator.notLoadedReason(allocator);
+        return new StatusPage.SegmentSection(true, loaded, notLoadedReason, List.copyOf(allocator.views().values()),
+                failures);
+    }
+
+    private StatusPage.ServerSection server(Instant now) {
+        Instant started = traffic.startedAt();
+        Instant since = started == null ? now : started.truncatedTo(ChronoUnit.MILLIS);
+        return new StatusPage.ServerSection(version(), since, readiness(), dataSource(),
+                traffic.lastMinute());
+    }
+
+    /** From build-info (the jar), else the jar's manifest, else: run from the classes. */
+    private String version() {
+        BuildProperties properties = build.getIfAvailable();
+        if (properties != null && properties.getVersion() != null) {
+            return properties.getVersion();
+        }
+        String manifest = LeafServerApplication.class.getPackage().getImplementationVersion();
+        return manifest == null ? "development" : manifest;
+    }
+
+    /** The readiness group as the probe sees it, with each component that is not UP and its reason. */
+    private StatusPage.Readiness readiness() {
+        HealthEndpoint endpoint = health.getIfAvailable();
+        HealthDescriptor readiness = endpoint == null ? null : endpoint.healthForPath("readiness");
+        if (readiness == null) {
+            return new StatusPage.Readiness("UNKNOWN", List.of("the readiness group is not available"));
+        }
+        List<String> reasons = new ArrayList<>();
+        if (readiness instanceof CompositeHealthDescriptor group && group.getComponents() != null) {
+            group.getComponents().forEach((name, component) -> {
+                if (!Status.UP.equals(component.getStatus())) {
+                    Object reason = component instanceof IndicatedHealthDescriptor indicated
+                            && indicated.getDetails() != null ? indicated.getDetails().get("reason") : null;
+                    reasons.add(name + ": " + (reason == null ? component.getStatus().getCode() : reason));
+                }
+            });
+        }
+        return new StatusPage.Readiness(readiness.getStatus().getCode(), reasons);
+    }
+
+    /** The H2 file, or the url without its password; null when no mode uses a database. */
+    private String dataSource() {
+        DataSource dataSource = leafDataSource.getIfAvailable();
+        if (dataSource == null) {
+            return null;
+        }
+        if (jdbc.embedded()) {
+            return "embedded H2, file " + EmbeddedDatabase.file(leaf.dataDir());
+        }
+        String url = dataSource instanceof DruidDataSource pool ? pool.getUrl() : jdbc.url();
+        return JdbcUrls.withoutPassword(url) + (jdbc.username().isEmpty() ? "" : " as " + jdbc.username());
     }
 
     private StatusPage.SnowflakeSection snowflake() {

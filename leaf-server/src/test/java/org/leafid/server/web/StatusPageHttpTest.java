@@ -4,16 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.server.LeafServerApplication;
 import org.leafid.server.support.Http;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.info.BuildProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -50,6 +55,32 @@ class StatusPageHttpTest {
     }
 
     @Test
+    void showsReadinessVersionUptimeDataSourceAndTheLastMinutesCounts() {
+        try (ConfigurableApplicationContext server = start("--leaf.snowflake.local.worker-id=" + WORKER_ID)) {
+            Http http = http(server);
+            for (int i = 0; i < 20; i++) {
+                http.getId("/api/segment/get/" + SAMPLE_TAG);
+                http.getId("/api/snowflake/get/k");
+            }
+            assertThat(http.get("/api/segment/get/no-such-tag").statusCode()).isEqualTo(404);
+            assertThat(http.get("/api/segment/get/" + SAMPLE_TAG + "?count=0").statusCode()).isEqualTo(400);
+
+            String page = http.get("/").body();
+
+            assertThat(page).contains("<dd id=\"readiness\"><span class=\"badge on\">UP</span>",
+                    "id=\"version\">" + server.getBean(BuildProperties.class).getVersion() + "<",
+                    "id=\"data-source\">embedded H2, file "
+                            + dataDir.toAbsolutePath().normalize().resolve("leaf-db.mv.db") + "<",
+                    "id=\"client-errors\">2<", "id=\"server-errors\">0<");
+            assertThat(page).containsPattern("id=\"uptime\">\\d+ s <span class=\"muted\">since 20");
+            // 40 IDs within the few seconds since the start: well above 1 per second.
+            Matcher rate = Pattern.compile("id=\"ids-per-second\">([0-9.]+)<").matcher(page);
+            assertThat(rate.find()).isTrue();
+            assertThat(Double.parseDouble(rate.group(1))).isGreaterThan(1.0);
+        }
+    }
+
+    @Test
     void snowflakeSwitchedOffIsShownAsDisabled() {
         try (ConfigurableApplicationContext server = start("--leaf.snowflake.enable=false")) {
             HttpResponse<String> page = http(server).get("/");
@@ -76,19 +107,26 @@ class StatusPageHttpTest {
     void everyInsertedValueIsEscaped() {
         SegmentBufferView view = new SegmentBufferView("t\"<b>&'", true, 1, 101, 60, null, null, false, false,
                 100, 100, -1, "db <down>");
-        StatusPage.Model model = new StatusPage.Model("<script>alert('x')</script>", Instant.EPOCH,
-                new StatusPage.SegmentSection(true, true, List.of(view)),
+        StatusPage.ServerSection server = new StatusPage.ServerSection("1.0<i>", Instant.EPOCH,
+                new StatusPage.Readiness("DOWN", List.of("segment: db <gone>")), "jdbc:mysql://h/<x>",
+                new StatusPageTraffic.LastMinute(Duration.ofSeconds(60), 0, 0, 0));
+        StatusPage.Model model = new StatusPage.Model("<script>alert('x')</script>", Instant.EPOCH, server,
+                new StatusPage.SegmentSection(true, true, null, List.of(view), Map.of()),
                 new StatusPage.SnowflakeSection(true, "local", "10.0.0.1:8080", null, "lost <worker> & \"gone\""));
 
         String html = StatusPage.render(model);
 
-        assertThat(html).doesNotContain("<script>", "<b>", "<worker>", "<down>")
+        assertThat(html).doesNotContain("<script>", "<b>", "<worker>", "<down>", "<i>", "<gone>", "<x>")
                 .contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;", "t&quot;&lt;b&gt;&amp;&#39;",
                         "lost &lt;worker&gt; &amp; &quot;gone&quot;", "40 % used", "never",
-                        "last load failed: db &lt;down&gt;");
+                        "last load failed: db &lt;down&gt;", "1.0&lt;i&gt;", "segment: db &lt;gone&gt;",
+                        "jdbc:mysql://h/&lt;x&gt;");
         assertThat(StatusPage.escape("plain-tag_1.2:3")).isEqualTo("plain-tag_1.2:3");
         assertThat(StatusPage.usedLabel(1, 0.05)).isEqualTo("&lt;1 % used");
         assertThat(StatusPage.usedLabel(0, 0.0)).isEqualTo("0 % used");
+        assertThat(StatusPageServer.uptime(Duration.ofSeconds(42))).isEqualTo("42 s");
+        assertThat(StatusPageServer.uptime(Duration.ofSeconds(3 * 3600 + 125))).isEqualTo("3 h 2 min");
+        assertThat(StatusPageServer.uptime(Duration.ofDays(2).plusHours(5))).isEqualTo("2 d 5 h");
     }
 
     /** Starts the server as {@code java -jar} would, on a random port, with this test's data dir. */

@@ -1,14 +1,5 @@
 package org.leafid.server.worker.jdbc;
 
-import com.alibaba.druid.pool.DataSourceNotAvailableException;
-import com.alibaba.druid.pool.GetConnectionTimeoutException;
-import java.io.IOException;
-import java.sql.SQLException;
-import java.sql.SQLIntegrityConstraintViolationException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLRecoverableException;
-import java.sql.SQLTimeoutException;
-import java.sql.SQLTransientConnectionException;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -26,6 +17,7 @@ import org.leafid.core.snowflake.ReservationSink;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.snowflake.WorkerIdLostException;
 import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.server.database.SqlFailures;
 import org.leafid.server.worker.InstanceAddress;
 import org.leafid.server.worker.ReservationFile;
 import org.leafid.server.worker.ReservationFile.Recorded;
@@ -54,9 +46,7 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
     /** Row ids 1..1024 give worker ids 0..1023. */
     static final long MAX_ROW_ID = SnowflakeLayout.MAX_WORKER_ID + 1L;
 
-    private static final int ER_DUP_ENTRY = 1062;
-    private static final int ER_NO_SUCH_TABLE = 1146;
-    private static final int ER_BAD_DB_ERROR = 1049;
+    private static final String TABLE_SCRIPT = "sql/leaf_workerid_alloc.sql";
 
     private final SqlSessionFactory sessions;
     private final InstanceAddress instance;
@@ -113,7 +103,7 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
                 rows.insert(instance.key(), instance.ip(), instance.port());
                 log.info("Snowflake mode mysql: inserted the row of {} into leaf_workerid_alloc", instance);
             } catch (PersistenceException e) {
-                if (!duplicateKey(e)) {
+                if (!SqlFailures.duplicateKey(e)) {
                     throw e;
                 }
                 // A process with the same ip:port inserted it first; the row it made is this instance's.
@@ -146,8 +136,8 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
     }
 
     private Registration registerFromCache(Optional<Recorded> cached, PersistenceException failure) {
-        Throwable cause = rootCause(failure);
-        if (!unreachable(failure)) {
+        Throwable cause = SqlFailures.rootCause(failure);
+        if (!SqlFailures.unreachable(failure)) {
             throw new WorkerIdUnavailableException("Snowflake mode mysql: could not read or insert the row of "
                     + instance + " in leaf_workerid_alloc: " + cause.getMessage() + hint(failure), failure);
         }
@@ -249,7 +239,7 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
             try {
                 rows.restore(rowId, instance.key(), instance.ip(), instance.port(), until);
             } catch (PersistenceException e) {
-                if (duplicateKey(e)) {
+                if (SqlFailures.duplicateKey(e)) {
                     throw new WorkerIdLostException("Row id " + rowId + " of leaf_workerid_alloc no longer belongs "
                             + "to " + instance + " (it was deleted, and the id or this ip:port is in another row now)");
                 }
@@ -261,10 +251,10 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
 
         private void rowNotUpdated(int workerId, long until, PersistenceException e) {
             boolean first = rowBehind.compareAndSet(false, true);
-            String cause = rootCause(e).toString();
+            String cause = SqlFailures.rootCause(e).toString();
             if (!first) {
                 log.debug("Snowflake mode mysql: row of worker id {} still not updated ({})", workerId, cause);
-            } else if (unreachable(e)) {
+            } else if (SqlFailures.unreachable(e)) {
                 log.warn("Snowflake mode mysql: the database cannot be reached ({}); worker id {} keeps issuing on "
                         + "its local reservation (until {}, in {}) and updates its row once the database is back",
                         cause, workerId, until, cache.path());
@@ -276,63 +266,8 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
         }
     }
 
-    /**
-     * Whether the failure is not reaching the database (network, pool wait) rather than an
-     * answer from it; refusals such as bad credentials or a missing table are configuration errors
-     * even when the pool reports them as a failed wait for a connection.
-     */
-    static boolean unreachable(Throwable failure) {
-        boolean connection = false;
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLException sql) {
-                String state = sql.getSQLState() == null ? "" : sql.getSQLState();
-                if (state.startsWith("28") || state.startsWith("42") || state.startsWith("3D")) {
-                    return false;
-                }
-                connection |= state.startsWith("08") || sql instanceof SQLTransientConnectionException
-                        || sql instanceof SQLNonTransientConnectionException || sql instanceof SQLRecoverableException
-                        || sql instanceof SQLTimeoutException || sql instanceof GetConnectionTimeoutException
-                        || sql instanceof DataSourceNotAvailableException;
-            }
-            connection |= t instanceof IOException;
-        }
-        return connection;
-    }
-
-    private static boolean duplicateKey(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLIntegrityConstraintViolationException
-                    || t instanceof SQLException sql && sql.getErrorCode() == ER_DUP_ENTRY) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** What the operator can do about a refusal from the database, or nothing when unclear. */
+    /** What to change when the database answered that the configuration is wrong; nothing otherwise. */
     private static String hint(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLException sql) {
-                String state = sql.getSQLState() == null ? "" : sql.getSQLState();
-                if (sql.getErrorCode() == ER_NO_SUCH_TABLE || state.equals("42S02")) {
-                    return "; create the table with sql/leaf_workerid_alloc.sql";
-                }
-                if (sql.getErrorCode() == ER_BAD_DB_ERROR) {
-                    return "; check the database name in leaf.jdbc.url";
-                }
-                if (state.startsWith("28")) {
-                    return "; check leaf.jdbc.username and leaf.jdbc.password";
-                }
-            }
-        }
-        return "";
-    }
-
-    private static Throwable rootCause(Throwable e) {
-        Throwable cause = e;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
-        }
-        return cause;
+        return SqlFailures.classify(failure).misconfiguration() ? SqlFailures.hint(failure, TABLE_SCRIPT) : "";
     }
 }
