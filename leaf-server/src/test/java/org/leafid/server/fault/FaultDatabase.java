@@ -13,9 +13,10 @@ import org.leafid.server.support.TestDatabase;
 
 /**
  * The MySQL-protocol database of the fault suite: when the test user may create one, a database
- * of the suite's own beside the test database ({@code <test database>_fault}, so that two
- * checkouts pointed at two test databases do not share it either), so that other test runs
- * cannot touch the {@code leaf_alloc} rows the suite snapshots; else the test database itself.
+ * of the suite's own beside the test database, so that other test runs cannot touch the
+ * {@code leaf_alloc} rows the suite snapshots; else the test database itself. Its name is derived
+ * from the test database's ({@code <test database>_fault}), so that runs pointed at different
+ * test databases never share it either.
  */
 final class FaultDatabase {
 
