@@ -18,17 +18,60 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The Grafana dashboard ({@code ops/grafana/leaf-dashboard.json}) may only query meters the
- * server exports: every metric its expressions name must be in a real scrape after traffic.
+ * server exports, and they must be there from the start: a panel over a series that appears
+ * only with the first event (a failed load, a 5xx) shows nothing rather than 0 until then.
  */
 class DashboardMetricsTest {
 
     private static final Pattern METRIC = Pattern.compile("\\b(leaf_[a-z0-9_]+|jvm_[a-z0-9_]+|http_[a-z0-9_]+)");
+    private static final String SAMPLE_TAG = "leaf-segment-test";
 
     @TempDir
     Path dataDir;
 
     @Test
-    void everyMetricTheDashboardQueriesIsExported() throws IOException {
+    void everyMetricTheDashboardQueriesIsExportedFromTheStartAndErrorsAreCounted() throws IOException {
+        Set<String> queried = metricsTheDashboardQueries();
+        assertThat(queried).as("metrics named by the dashboard").hasSizeGreaterThanOrEqualTo(8)
+                .contains("leaf_http_responses_total");
+
+        try (ConfigurableApplicationContext server = new SpringApplicationBuilder(LeafServerApplication.class)
+                .run("--server.port=0", "--leaf.snowflake.port=18096", "--leaf.data-dir=" + dataDir)) {
+            Http http = new Http(server.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+
+            // 1. Right after the start, before any ID or error: every series there, the event counts at 0.
+            String atStart = http.get("/actuator/prometheus").body();
+            for (String metric : queried) {
+                assertThat(atStart).as("scrape at start has %s", metric).containsPattern("(?m)^" + metric + "[{ ]");
+            }
+            assertSeries(atStart, "leaf_segment_load_seconds_count{outcome=\"failure\",tag=\"" + SAMPLE_TAG + "\"}", 0);
+            assertSeries(atStart, "leaf_segment_load_seconds_count{outcome=\"success\",tag=\"" + SAMPLE_TAG + "\"}", 0);
+            assertSeries(atStart, "leaf_snowflake_clock_backward_total", 0);
+            assertSeries(atStart, "leaf_http_responses_total{status=\"4xx\"}", 0);
+            assertSeries(atStart, "leaf_http_responses_total{status=\"5xx\"}", 0);
+
+            // 2. Traffic: past 10 % of the 2,000 block (a second load), one snowflake ID, and two
+            // refusals: one by Leaf (unknown tag), one by Tomcat before Leaf sees it (encoded NUL).
+            for (int i = 0; i < 300; i++) {
+                http.getId("/api/segment/get/" + SAMPLE_TAG);
+            }
+            http.getId("/api/snowflake/get/k");
+            assertThat(http.get("/api/segment/get/no-such-tag").statusCode()).isEqualTo(404);
+            assertThat(http.get("/api/segment/get/a%00b").statusCode()).isEqualTo(400);
+            String afterTraffic = http.get("/actuator/prometheus").body();
+
+            for (String metric : queried) {
+                assertThat(afterTraffic).as("scrape after traffic has %s", metric)
+                        .containsPattern("(?m)^" + metric + "[{ ]");
+            }
+            assertSeries(afterTraffic, "leaf_http_responses_total{status=\"4xx\"}", 2);
+            assertSeries(afterTraffic, "leaf_http_responses_total{status=\"5xx\"}", 0);
+            assertSeries(afterTraffic, "leaf_segment_load_seconds_count{outcome=\"failure\",tag=\"" + SAMPLE_TAG
+                    + "\"}", 0);
+        }
+    }
+
+    private static Set<String> metricsTheDashboardQueries() throws IOException {
         String dashboard = Files.readString(TestDatabase.repoFile("ops/grafana/leaf-dashboard.json"));
         Set<String> queried = new TreeSet<>();
         Matcher expressions = Pattern.compile("\"expr\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"").matcher(dashboard);
@@ -38,20 +81,12 @@ class DashboardMetricsTest {
                 queried.add(metric.group(1));
             }
         }
-        assertThat(queried).as("metrics named by the dashboard").hasSizeGreaterThanOrEqualTo(8);
+        return queried;
+    }
 
-        try (ConfigurableApplicationContext server = new SpringApplicationBuilder(LeafServerApplication.class)
-                .run("--server.port=0", "--leaf.snowflake.port=18096", "--leaf.data-dir=" + dataDir)) {
-            Http http = new Http(server.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
-            for (int i = 0; i < 300; i++) { // past 10 % of the 2,000 block: a second load
-                http.getId("/api/segment/get/leaf-segment-test");
-            }
-            http.getId("/api/snowflake/get/k");
-            String scrape = http.get("/actuator/prometheus").body();
-
-            for (String metric : queried) {
-                assertThat(scrape).as("scrape has %s", metric).containsPattern("(?m)^" + metric + "[{ ]");
-            }
-        }
+    /** The series (name and labels as Prometheus prints them) is in the scrape with this value. */
+    private static void assertSeries(String scrape, String series, long value) {
+        assertThat(scrape).as("scrape line of %s", series)
+                .containsPattern("(?m)^" + Pattern.quote(series) + " " + value + "(\\.0)?$");
     }
 }

@@ -13,10 +13,14 @@ import org.leafid.core.segment.SegmentTagListener;
 /**
  * The per-tag segment meters, following the tag list: {@code leaf_ids_issued_total{mode="segment",key}},
  * {@code leaf_segment_remaining{tag}}, {@code leaf_segment_step{tag}} and
- * {@code leaf_segment_load_seconds{tag,outcome}}. Issued IDs are read from the generator's blocks
- * at scrape time, so counting costs the hot path nothing.
+ * {@code leaf_segment_load_seconds{tag,outcome}}, all registered when a tag appears (so at 0 before
+ * the first load or failure). Issued IDs are read from the generator's blocks at scrape time, so
+ * counting costs the hot path nothing.
  */
 public final class SegmentMeters implements SegmentTagListener, SegmentLoadListener {
+
+    private static final String SUCCESS = "success";
+    private static final String FAILURE = "failure";
 
     private final MeterRegistry registry;
 
@@ -34,6 +38,10 @@ public final class SegmentMeters implements SegmentTagListener, SegmentLoadListe
                 .register(registry);
         Gauge.builder("leaf.segment.step", generator, g -> g.view().step())
                 .description("Size of the last block reserved").tag("tag", tag).register(registry);
+        // Both outcomes from the start, at 0: a rate over a series that appears only with the first
+        // failure shows nothing (not 0) until then, and alerts on it cannot tell "none" from "no data".
+        loadTimer(tag, SUCCESS);
+        loadTimer(tag, FAILURE);
     }
 
     @Override
@@ -50,12 +58,12 @@ public final class SegmentMeters implements SegmentTagListener, SegmentLoadListe
 
     @Override
     public void loaded(String tag, Duration took, long size) {
-        loadTimer(tag, "success").record(took);
+        loadTimer(tag, SUCCESS).record(took);
     }
 
     @Override
     public void failed(String tag, Duration took, RuntimeException cause) {
-        loadTimer(tag, "failure").record(took);
+        loadTimer(tag, FAILURE).record(took);
     }
 
     private Timer loadTimer(String tag, String outcome) {

@@ -13,12 +13,14 @@ import org.leafid.server.support.TestDatabase;
 
 /**
  * The MySQL-protocol database of the fault suite: when the test user may create one, a database
- * of the suite's own beside the test database ({@code leaf_fault}), so that other test runs
- * cannot touch the {@code leaf_alloc} rows the suite snapshots; else the test database itself.
+ * of the suite's own beside the test database, so that other test runs cannot touch the
+ * {@code leaf_alloc} rows the suite snapshots; else the test database itself. Its name is derived
+ * from the test database's ({@code <test database>_fault}), so that runs pointed at different
+ * test databases never share it either.
  */
 final class FaultDatabase {
 
-    private static final String OWN_DATABASE = "leaf_fault";
+    private static final String OWN_DATABASE_SUFFIX = "fault";
 
     private final TestDatabase database;
 
@@ -28,13 +30,15 @@ final class FaultDatabase {
 
     static FaultDatabase open() {
         TestDatabase shared = TestDatabase.get();
+        TestDatabase own;
         try {
-            FaultDatabase own = new FaultDatabase(shared.sibling(OWN_DATABASE));
-            own.database.update("DELETE FROM leaf_alloc WHERE biz_tag LIKE 'fault-%'"); // earlier runs' tags
-            return own;
-        } catch (SQLException e) {
+            own = shared.derived(OWN_DATABASE_SUFFIX);
+        } catch (IllegalStateException e) {
+            System.out.println("[fault suite] sharing the test database " + shared.name() + ": " + e.getMessage());
             return new FaultDatabase(shared); // may not create databases: share the test database
         }
+        own.update("DELETE FROM leaf_alloc WHERE biz_tag LIKE 'fault-%'"); // earlier runs' tags
+        return new FaultDatabase(own);
     }
 
     String url() {

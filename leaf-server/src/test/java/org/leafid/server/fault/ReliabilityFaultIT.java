@@ -14,15 +14,15 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.leafid.server.support.TestDatabase;
+import org.leafid.server.support.TestReports;
 
 /**
  * The fault suite: real server processes under load, with a part of their world broken, and
  * every ID they issue checked. Scenarios run one after another (each needs the machine to
  * itself); at the end of a run of all of them the measured figures, failures included, are
- * written to {@code RELIABILITY.md} at the repository root. A run of some scenarios only
- * ({@code -Dit.test=ReliabilityFaultIT#crash*}) writes them next to the server logs in
- * {@code target/fault-logs/} instead.
+ * written to {@code target/reports/RELIABILITY.md} ({@code ops/publish-test-reports.sh} copies it
+ * to the repository root). A run of some scenarios only ({@code -Dit.test=ReliabilityFaultIT#crash*})
+ * writes them next to the server logs in {@code target/fault-logs/} instead.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -57,7 +57,7 @@ class ReliabilityFaultIT {
         context.fleet.close();
         long suiteMillis = (System.nanoTime() - suiteStartedNanos) / 1_000_000;
         boolean complete = results.size() == SCENARIOS;
-        Path report = complete ? TestDatabase.repoFile("mvnw").getParent().resolve("RELIABILITY.md")
+        Path report = complete ? TestReports.file("RELIABILITY.md")
                 : context.fleet.logs().resolve(runId + "-RELIABILITY.md");
         ReliabilityReport.write(report, results, suiteMillis, context.database.version());
         System.out.println("[fault suite] " + results.size() + " scenarios in " + suiteMillis / 1000 + " s; figures in "

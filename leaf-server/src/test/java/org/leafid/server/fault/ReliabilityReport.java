@@ -19,8 +19,10 @@ final class ReliabilityReport {
         StringBuilder md = new StringBuilder();
         md.append("# Reliability\n\n")
                 .append("Figures of the last run of the fault suite (`leaf-server/src/test/java/org/leafid/server/fault/`, ")
-                .append("see the README's \"Fault suite\"). The suite writes this file itself at the end of every full run, ")
-                .append("failures included; the numbers are measured, not edited. Each scenario starts real server ")
+                .append("see the README's \"Reliability\"). The suite writes this file to ")
+                .append("`leaf-server/target/reports/` at the end of every full run, failures included, and ")
+                .append("`ops/publish-test-reports.sh` copies it here; the numbers are measured, not edited. ")
+                .append("Each scenario starts real server ")
                 .append("processes (`java -Xmx256m -jar leaf-server/target/leaf-server.jar`) on 127.0.0.1, loads them ")
                 .append("from concurrent HTTP clients in the test JVM, breaks something, and checks every ID issued ")
                 .append("(sorted, scanned for duplicates). Server logs of the run: `leaf-server/target/fault-logs/`.\n\n");

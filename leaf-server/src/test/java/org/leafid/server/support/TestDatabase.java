@@ -24,12 +24,22 @@ import org.testcontainers.mysql.MySQLContainer;
  * The real MySQL-protocol database the integration tests use, found as DESIGN.md says:
  * {@code LEAF_TEST_JDBC_URL} (with {@code _USER}, {@code _PASSWORD}); else a Testcontainers MySQL
  * when Docker runs; else a MySQL/MariaDB on 127.0.0.1:3306 as root without password; else the
- * test fails when {@code CI} is set and is skipped with a message otherwise.
+ * test fails when {@code CI} is set and is skipped with a message otherwise. The database is
+ * created when missing, so a new machine needs only a server; suites that need one of their own
+ * take a {@link #derived derived} one beside it, never a fixed name.
  */
 public final class TestDatabase {
 
     private static final String LOCAL_SERVER = "jdbc:mysql://127.0.0.1:3306/";
     private static final String LOCAL_DATABASE = "leaf_test";
+    /** {@code jdbc:<driver>://host:port/} + database + {@code ?parameters}. */
+    private static final Pattern URL = Pattern.compile("^(jdbc:\\w+://[^/]+/)([^?;]*)(.*)$");
+    /** A database name that needs no quoting rules beyond backticks, nor escaping. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_$]{1,64}");
+    /** MySQL's and MariaDB's ER_BAD_DB_ERROR: "Unknown database". */
+    private static final int UNKNOWN_DATABASE = 1049;
+    /** ER_DBACCESS_DENIED_ERROR, which a user without rights on a database gets whether it exists or not. */
+    private static final int ACCESS_DENIED = 1044;
 
     private final String url;
     private final String user;
@@ -43,13 +53,19 @@ public final class TestDatabase {
 
     /** Found once per test JVM, on first use (the JVM's lazy class initialisation). */
     private static final class Shared {
-        static final TestDatabase INSTANCE = prepare();
+        static final TestDatabase INSTANCE = locate();
+    }
 
-        private static TestDatabase prepare() {
-            TestDatabase database = locate();
-            database.createTables();
-            return database;
-        }
+    /**
+     * The database at {@code url}, created when missing, with the tables of {@code sql/}.
+     *
+     * @throws IllegalStateException when it is missing and {@code user} may not create it
+     */
+    public static TestDatabase prepare(String url, String user, String password) {
+        TestDatabase database = new TestDatabase(url, user, password);
+        database.createIfMissing();
+        database.createTables();
+        return database;
     }
 
     /** The database for this test run, with the tables of {@code sql/} created. */
@@ -61,23 +77,28 @@ public final class TestDatabase {
         return url;
     }
 
+    /** The name of the database in {@link #url()}. */
+    public String name() {
+        return urlPart(2);
+    }
+
     /**
-     * Another database on the same server, created when missing, with the tables of
-     * {@code sql/}: for a suite that must not share rows with other test runs.
+     * {@code <this database>_<suffix>} on the same server, prepared as this one is: for a suite
+     * that must not share rows with other test runs, yet follows wherever the tests are pointed.
      *
-     * @throws SQLException when this user may not create databases
+     * @throws IllegalStateException when it is missing and this user may not create it
      */
-    public TestDatabase sibling(String name) throws SQLException {
-        Matcher m = Pattern.compile("^(jdbc:\\w+://[^/]+/)([^?;]*)(.*)$").matcher(url);
-        if (!m.matches()) {
-            throw new IllegalStateException("expected jdbc:<driver>://host:port/database, got " + url);
+    public TestDatabase derived(String suffix) {
+        return prepare(urlPart(1) + name() + "_" + suffix + urlPart(3), user, password);
+    }
+
+    /** Drops this database: for one a test created. */
+    public void drop() {
+        try {
+            execute("DROP DATABASE IF EXISTS `" + name() + "`");
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not drop " + name(), e);
         }
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.executeUpdate("CREATE DATABASE IF NOT EXISTS " + name);
-        }
-        TestDatabase sibling = new TestDatabase(m.group(1) + name + m.group(3), user, password);
-        sibling.createTables();
-        return sibling;
     }
 
     /** Runs {@code sql/leaf_alloc.sql} and {@code sql/leaf_workerid_alloc.sql} (both idempotent). */
@@ -198,17 +219,15 @@ public final class TestDatabase {
     private static TestDatabase locate() {
         String url = System.getenv("LEAF_TEST_JDBC_URL");
         if (url != null && !url.isBlank()) {
-            return new TestDatabase(url, envOr("LEAF_TEST_JDBC_USER", "root"), envOr("LEAF_TEST_JDBC_PASSWORD", ""));
+            return prepare(url, envOr("LEAF_TEST_JDBC_USER", "root"), envOr("LEAF_TEST_JDBC_PASSWORD", ""));
         }
         if (dockerAvailable()) {
             MySQLContainer mysql = new MySQLContainer("mysql:8.4");
             mysql.start();
-            return new TestDatabase(mysql.getJdbcUrl(), mysql.getUsername(), mysql.getPassword());
+            return prepare(mysql.getJdbcUrl(), mysql.getUsername(), mysql.getPassword());
         }
-        try (Connection server = DriverManager.getConnection(LOCAL_SERVER + "?connectTimeout=2000", "root", "");
-                Statement statement = server.createStatement()) {
-            statement.executeUpdate("CREATE DATABASE IF NOT EXISTS " + LOCAL_DATABASE);
-            return new TestDatabase(LOCAL_SERVER + LOCAL_DATABASE, "root", "");
+        try {
+            DriverManager.getConnection(LOCAL_SERVER + "?connectTimeout=2000", "root", "").close();
         } catch (SQLException e) {
             String how = "No MySQL-protocol database for the integration tests: set LEAF_TEST_JDBC_URL "
                     + "(and LEAF_TEST_JDBC_USER, LEAF_TEST_JDBC_PASSWORD), start Docker, or run MySQL/MariaDB on "
@@ -219,6 +238,57 @@ public final class TestDatabase {
             Assumptions.abort(how);
             throw new AssertionError("unreachable");
         }
+        return prepare(LOCAL_SERVER + LOCAL_DATABASE, "root", "");
+    }
+
+    /**
+     * Connects to the database; when the server says it does not exist (or that this user may not
+     * use it, which it says for a missing one too), connects to the server alone and creates it.
+     * A user who may only use an existing database needs no CREATE right.
+     */
+    private void createIfMissing() {
+        String name = name();
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalStateException("expected a database name of letters, digits, _ and $ in " + url
+                    + ", got '" + name + "'");
+        }
+        SQLException unusable;
+        try {
+            connect().close();
+            return;
+        } catch (SQLException e) {
+            if (e.getErrorCode() != UNKNOWN_DATABASE && e.getErrorCode() != ACCESS_DENIED) {
+                throw new IllegalStateException("could not connect to the test database " + url + " as '" + user
+                        + "': " + e.getMessage(), e);
+            }
+            unusable = e;
+        }
+        try {
+            execute("CREATE DATABASE IF NOT EXISTS `" + name + "`");
+        } catch (SQLException e) {
+            e.addSuppressed(unusable);
+            throw new IllegalStateException("The test database '" + name + "' could not be used ("
+                    + unusable.getMessage() + ") nor created by user '" + user + "' (" + e.getMessage()
+                    + "): create it (CREATE DATABASE " + name + ") and grant it to that user, or point "
+                    + "LEAF_TEST_JDBC_URL at a database it may use", e);
+        }
+    }
+
+    /** Runs one statement on the server of {@link #url()}, outside any database. */
+    private void execute(String sql) throws SQLException {
+        try (Connection server = DriverManager.getConnection(urlPart(1) + urlPart(3), user, password);
+                Statement statement = server.createStatement()) {
+            statement.executeUpdate(sql);
+        }
+    }
+
+    /** Group 1: {@code jdbc:<driver>://host:port/}, 2: the database, 3: the parameters. */
+    private String urlPart(int group) {
+        Matcher m = URL.matcher(url);
+        if (!m.matches()) {
+            throw new IllegalStateException("expected jdbc:<driver>://host:port/database, got " + url);
+        }
+        return m.group(group);
     }
 
     private static boolean dockerAvailable() {

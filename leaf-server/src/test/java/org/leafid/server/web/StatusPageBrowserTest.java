@@ -28,14 +28,15 @@ import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.server.LeafServerApplication;
 import org.leafid.server.support.Http;
-import org.leafid.server.support.TestDatabase;
+import org.leafid.server.support.TestReports;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The status page as a browser renders it: the real server on the embedded default, driven by
- * headless Chromium in a separate process. Also writes {@code docs/status-page.png}, the
- * README's screenshot, so the picture always shows the page as it is.
+ * headless Chromium in a separate process. Also writes {@code target/reports/status-page.png},
+ * which {@code ops/publish-test-reports.sh} copies to {@code docs/status-page.png}, the README's
+ * screenshot, so the picture can always show the page as it is.
  *
  * <p>Chromium ({@code apt-get install -y chromium}) is required when {@code CI} is set, as the
  * test database is; elsewhere its absence skips the test with a message.
@@ -99,9 +100,8 @@ class StatusPageBrowserTest {
     }
 
     @Test
-    void screenshotIsWrittenToDocs(@TempDir Path browserDir) throws IOException {
-        Path png = TestDatabase.repoFile("sql").getParent().resolve("docs").resolve("status-page.png");
-        Files.createDirectories(png.getParent());
+    void screenshotIsWrittenToTheReports(@TempDir Path browserDir) throws IOException {
+        Path png = TestReports.file("status-page.png");
         // An old picture left in place must not pass for a new one.
         Files.deleteIfExists(png);
 
