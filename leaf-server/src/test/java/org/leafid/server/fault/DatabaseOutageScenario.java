@@ -63,8 +63,9 @@ final class DatabaseOutageScenario {
             FaultContext.hold(Duration.ofSeconds(4));
             run = load.stop();
             result.note("The server logged %,d WARN lines \"Segment store failure answered with 503\" and %,d "
-                    + "\"loading the next block failed\".", server.logLines("Segment store failure answered with 503"),
-                    server.logLines("loading the next block failed"));
+                    + "\"no block could be reserved\" (both throttled per kind).",
+                    server.logLines("Segment store failure answered with 503"),
+                    server.logLines("no block could be reserved"));
             lastErrorMillis = load.lastErrorNanos("restored").stream()
                     .map(nanos -> (nanos - restoredNanos) / 1_000_000).findFirst().orElse(0);
             server.stop();
