@@ -10,7 +10,8 @@ import org.apache.catalina.valves.ValveBase;
 /**
  * Counts every answer into {@link HttpResponseMeters} as Tomcat's access log sees it: once per
  * request, with the final status, including requests Tomcat refuses before any filter or servlet
- * runs (an engine's access logs are told about those too).
+ * runs (an engine's access logs are told about those too). {@code /actuator} is left out: a
+ * readiness probe's 503 while not ready is the probe doing its job, and scrapes are not traffic.
  */
 final class HttpResponseCountingValve extends ValveBase implements AccessLog {
 
@@ -28,7 +29,10 @@ final class HttpResponseCountingValve extends ValveBase implements AccessLog {
 
     @Override
     public void log(Request request, Response response, long time) {
-        meters.answered(response.getStatus());
+        String uri = request.getRequestURI();
+        if (uri == null || !uri.startsWith("/actuator")) {
+            meters.answered(response.getStatus());
+        }
     }
 
     @Override

@@ -1,10 +1,10 @@
 package org.leafid.server.web;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Measurement;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Statistic;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -17,7 +17,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The status page's last minute: IDs issued per second and 4xx/5xx answers of the API, from the
- * meters that exist anyway ({@code leaf_ids_issued_total}, Spring's {@code http_server_requests}).
+ * meters that exist anyway ({@code leaf_ids_issued_total}, {@code leaf_http_responses_total}, so
+ * the page and the dashboard count the same answers).
  * A daemon task samples their totals every few seconds; the page compares the totals now with the
  * oldest sample of the last minute. Nothing is done on the ID hot path. Also remembers when the
  * server started, for the uptime.
@@ -122,20 +123,11 @@ final class StatusPageTraffic implements SmartLifecycle {
                 }
             }
         }
-        double clientErrors = 0;
-        double serverErrors = 0;
-        for (Timer timer : registry.find("http.server.requests").timers()) {
-            String status = timer.getId().getTag("status");
-            String uri = timer.getId().getTag("uri");
-            if (status == null || uri != null && uri.startsWith("/actuator")) {
-                continue; // probes answer 503 while not ready: that is their job, not an error
-            }
-            if (status.startsWith("4")) {
-                clientErrors += timer.count();
-            } else if (status.startsWith("5")) {
-                serverErrors += timer.count();
-            }
-        }
-        return new Sample(clock.instant(), ids, clientErrors, serverErrors);
+        return new Sample(clock.instant(), ids, responses("4xx"), responses("5xx"));
+    }
+
+    private double responses(String statusClass) {
+        Counter counter = registry.find("leaf.http.responses").tag("status", statusClass).counter();
+        return counter == null ? 0 : counter.count();
     }
 }

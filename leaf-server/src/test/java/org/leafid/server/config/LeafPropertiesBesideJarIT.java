@@ -72,7 +72,7 @@ class LeafPropertiesBesideJarIT {
     }
 
     private static Path builtJar() {
-        Path jar = Path.of(System.getProperty("leaf.fault.jar", "target/leaf-server.jar")).toAbsolutePath();
+        Path jar = Path.of(System.getProperty("leaftest.server-jar", "target/leaf-server.jar")).toAbsolutePath();
         assertThat(jar).as("run after `package`").exists();
         return jar;
     }

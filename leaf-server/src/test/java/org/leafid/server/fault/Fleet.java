@@ -29,13 +29,13 @@ final class Fleet implements AutoCloseable {
 
     Fleet(String runId) throws IOException {
         this.runId = runId;
-        this.jar = Path.of(System.getProperty("leaf.fault.jar", "target/leaf-server.jar")).toAbsolutePath();
+        this.jar = Path.of(System.getProperty("leaftest.server-jar", "target/leaf-server.jar")).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("The fault suite runs the server jar " + jar
                     + ", which does not exist: build it first (./mvnw -B -q -DskipTests package)");
         }
         this.logs = Files.createDirectories(
-                Path.of(System.getProperty("leaf.fault.logs", "target/fault-logs")).toAbsolutePath());
+                Path.of(System.getProperty("leaftest.fault-logs", "target/fault-logs")).toAbsolutePath());
         this.dataRoot = Files.createTempDirectory("leaf-fault-" + runId + "-");
         Runtime.getRuntime().addShutdownHook(killer);
     }

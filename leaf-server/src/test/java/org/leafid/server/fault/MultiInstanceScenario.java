@@ -20,7 +20,7 @@ final class MultiInstanceScenario {
 
     static final int INSTANCES = 3;
     static final int CLIENTS_PER_INSTANCE = 8;
-    static final Duration LOAD = Duration.ofSeconds(Long.getLong("leaf.fault.multi-instance-seconds", 30));
+    static final Duration LOAD = Duration.ofSeconds(Long.getLong("leaftest.multi-instance-seconds", 30));
 
     private MultiInstanceScenario() {}
 

@@ -17,7 +17,7 @@ public final class TestReports {
     /** {@code name} in the reports directory, which is created when missing. */
     public static Path file(String name) throws IOException {
         // Set by the poms to the module's target/reports; the fallback is the same for a run from the module directory.
-        Path directory = Path.of(System.getProperty("leaf.test.reports", "target/reports")).toAbsolutePath();
+        Path directory = Path.of(System.getProperty("leaftest.reports", "target/reports")).toAbsolutePath();
         return Files.createDirectories(directory).resolve(name);
     }
 }
