@@ -119,6 +119,19 @@ class ConfigurationMistakesTest {
         }
     }
 
+    /** A worker id that cannot be had ends in the summary with the reason, not a long stack trace. */
+    @Test
+    void unreachableZookeeperWithoutCacheFilesEndsInTheSummaryNotAStackTrace(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.segment.enable=false", "--leaf.snowflake.zk.address=127.0.0.1:1",
+                "--leaf.snowflake.zk.connect-timeout=300ms", "--leaf.snowflake.zk.leaf-cache-dir=" + dataDir))
+                .hasStackTraceContaining("could not be reached");
+        String printed = output.toString();
+        assertThat(printed).contains(FAILED, "Snowflake could not start: ZooKeeper (leaf.snowflake.zk.address)",
+                "Action:", "leaf.snowflake.zk.address");
+        assertThat(printed.lines().filter(line -> line.strip().startsWith("at ")).count())
+                .as("stack frames printed").isZero();
+    }
+
     private ConfigurableApplicationContext start(String... extraArguments) {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--leaf.snowflake.ip=127.0.0.1",
                 "--leaf.snowflake.port=18091", "--leaf.data-dir=" + dataDir));
