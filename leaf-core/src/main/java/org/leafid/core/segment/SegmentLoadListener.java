@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * Told about every block load, for metrics and the operator's log (the generator logs a failed
- * load only at debug level: during an outage loads fail every retry). Called on the loading thread, never on the ID hot
- * path; implementations must be quick and must not throw.
+ * load only at debug level: during an outage loads fail every retry). Called on the loading
+ * thread, never on the ID hot path; implementations must be quick and must not throw.
  */
 public interface SegmentLoadListener {
 

@@ -42,8 +42,8 @@ class UnknownLeafKeys implements EnvironmentPostProcessor, Ordered {
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         LeafKeys valid = LeafKeys.fromMetadata(application.getClassLoader());
         if (valid.isEmpty()) {
-            log.warn("No leaf.* keys in " + LeafKeys.METADATA + " (built without spring-boot-configuration-processor?): "
-                    + "unknown leaf.* keys are not checked");
+            log.warn("No leaf.* keys in " + LeafKeys.METADATA
+                    + " (built without spring-boot-configuration-processor?): unknown leaf.* keys are not checked");
             return;
         }
         Map<String, String> unknown = new LinkedHashMap<>();
