@@ -72,11 +72,4 @@ class InMemorySegmentStoreTest extends SegmentStoreContractTest {
 
         assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo(new AllocRow("t", 11, 10));
     }
-
-    @Test
-    void requestedStepBelowOneIsRejected() {
-        store.put("t", 1, 10);
-
-        assertThatThrownBy(() -> store.reserve("t", 0)).isInstanceOf(IllegalArgumentException.class);
-    }
 }

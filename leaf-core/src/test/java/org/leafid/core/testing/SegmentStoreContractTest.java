@@ -72,11 +72,12 @@ public abstract class SegmentStoreContractTest {
     }
 
     @Test
-    public void reservationReachingLongMaxExactlyIsGranted() {
+    public void reservationReachingLongMaxExactlyIsGrantedAndIsTheLast() {
         String tag = newTag("edge");
         insert(tag, Long.MAX_VALUE - 10, 10);
 
         assertThat(store().reserve(tag, 1).maxId()).isEqualTo(Long.MAX_VALUE);
+        assertThatThrownBy(() -> store().reserve(tag, 1)).isInstanceOf(TagExhaustedException.class);
     }
 
     @Test
@@ -87,6 +88,7 @@ public abstract class SegmentStoreContractTest {
         for (int attempt = 0; attempt < 2; attempt++) {
             assertThatThrownBy(() -> store().reserve(tag, 1))
                     .isInstanceOf(TagExhaustedException.class)
+                    .hasMessageContaining(tag)
                     .satisfies(e -> {
                         TagExhaustedException exhausted = (TagExhaustedException) e;
                         assertThat(exhausted.tag()).isEqualTo(tag);
@@ -94,6 +96,17 @@ public abstract class SegmentStoreContractTest {
                         assertThat(exhausted.maxId()).isEqualTo(Long.MAX_VALUE - 5);
                     });
         }
+    }
+
+    @Test
+    public void requestedStepBelowOneIsRejectedAndChangesNothing() {
+        String tag = newTag("below-one");
+        insert(tag, 1, 10);
+
+        assertThatThrownBy(() -> store().reserve(tag, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("requestedStep must be at least 1: 0");
+        assertThat(store().reserve(tag, 1)).isEqualTo(new AllocRow(tag, 11, 10));
     }
 
     @Test

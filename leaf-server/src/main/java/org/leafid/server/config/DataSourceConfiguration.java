@@ -2,22 +2,17 @@ package org.leafid.server.config;
 
 import com.alibaba.druid.pool.DruidDataSource;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import org.apache.ibatis.jdbc.ScriptRunner;
 import org.leafid.server.database.EmbeddedDatabase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.io.ClassPathResource;
 
 /**
  * The database of {@code leaf_alloc}: MySQL from {@code leaf.jdbc.*}, or, with no url, an H2
@@ -69,14 +64,8 @@ class DataSourceConfiguration {
 
     private static void createEmbeddedSchema(DruidDataSource pool) throws SQLException, IOException {
         // A local file, yet its first opening can outlast leaf.jdbc.connect-timeout on a loaded machine.
-        try (Connection connection = pool.getConnection(EMBEDDED_OPEN_WAIT.toMillis());
-                Reader script = new InputStreamReader(
-                        new ClassPathResource("db/h2-schema.sql").getInputStream(), StandardCharsets.UTF_8)) {
-            ScriptRunner runner = new ScriptRunner(connection);
-            runner.setLogWriter(null);
-            runner.setStopOnError(true);
-            runner.setAutoCommit(true);
-            runner.runScript(script);
+        try (Connection connection = pool.getConnection(EMBEDDED_OPEN_WAIT.toMillis())) {
+            EmbeddedDatabase.createSchema(connection);
         }
     }
 }
