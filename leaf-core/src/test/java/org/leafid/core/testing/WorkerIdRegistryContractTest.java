@@ -29,10 +29,10 @@ import org.leafid.core.snowflake.WorkerIdRegistry.Registration;
  * recorded reservation, reservations honoured by the next registration, no two instances on one
  * id, an unreachable backend handled as the mode promises, and no ID repeated after a crash. A
  * backend's test extends this, runs a real backend, and says how to build a registry for an
- * instance and what its mode promises ({@link #restart()}, {@link #outage()}). Instances are
- * numbered from 0; each test uses its own backend namespace (or instances no other test uses).
- * Time is this class's {@link #clock}: holders wait on it, never in real time. Test methods are
- * public so that subclasses in other packages inherit them.
+ * instance and what its mode promises ({@link Restart}, {@link Outage}). Instances are numbered
+ * from 0; each test uses its own backend namespace (or instances no other test uses). Time is
+ * this class's {@link #clock}: holders wait on it, never in real time. Test methods are public
+ * so that subclasses in other packages inherit them.
  */
 public abstract class WorkerIdRegistryContractTest {
 
@@ -64,10 +64,17 @@ public abstract class WorkerIdRegistryContractTest {
 
     protected final FakeClock clock = new FakeClock(START_MILLIS);
     private final List<AutoCloseable> holders = new ArrayList<>();
+    private final Restart restart;
+    private final Outage outage;
 
-    protected abstract Restart restart();
-
-    protected abstract Outage outage();
+    /**
+     * @param restart what a registration of an instance that held an id before gets in this mode
+     * @param outage what a registration does in this mode while the backend cannot be reached
+     */
+    protected WorkerIdRegistryContractTest(Restart restart, Outage outage) {
+        this.restart = restart;
+        this.outage = outage;
+    }
 
     /**
      * A registry of instance {@code instance} as a new process of it builds one: its own client or
@@ -131,7 +138,7 @@ public abstract class WorkerIdRegistryContractTest {
         long renewed = clock.millis() + 60_000;
         first.sink().record(first.workerId(), renewed);
 
-        if (restart() == Restart.KEEPS_ID) {
+        if (restart == Restart.KEEPS_ID) {
             // A crash: the last recorded reservation binds the next process of the instance.
             Registration again = registry(0).register();
             assertThat(again.workerId()).isEqualTo(first.workerId());
@@ -156,7 +163,7 @@ public abstract class WorkerIdRegistryContractTest {
         first.sink().release(first.workerId(), finalReservation);
 
         // KEEPS_ID: the same instance gets its id back; RELEASE_FREES_ID: the freed id is lent again.
-        Registration next = registry(restart() == Restart.KEEPS_ID ? 0 : 1).register();
+        Registration next = registry(restart == Restart.KEEPS_ID ? 0 : 1).register();
         assertThat(next.workerId()).isEqualTo(first.workerId());
         assertThat(next.recordedReservationMillis()).isGreaterThanOrEqualTo(finalReservation)
                 .isLessThan(clock.millis() + 60_000);
@@ -213,7 +220,7 @@ public abstract class WorkerIdRegistryContractTest {
         long releasedAt = clock.millis();
         clock.stepBack(2_000);
 
-        ReservingWorkerIdHolder next = started(restart() == Restart.KEEPS_ID ? 0 : 1);
+        ReservingWorkerIdHolder next = started(restart == Restart.KEEPS_ID ? 0 : 1);
 
         assertThat(next.workerId()).isEqualTo(workerId);
         long lastMillis = LAYOUT.decode(lastBefore).timestampMillis();
@@ -237,7 +244,7 @@ public abstract class WorkerIdRegistryContractTest {
         clock.stepBack(2_000);
 
         ReservingWorkerIdHolder next;
-        if (restart() == Restart.KEEPS_ID) {
+        if (restart == Restart.KEEPS_ID) {
             next = started(0);
         } else {
             ReservingWorkerIdHolder restarted = started(0);
@@ -261,7 +268,7 @@ public abstract class WorkerIdRegistryContractTest {
 
     @Test
     public void backendUnreachableAtStartBehavesAsTheModeSays() {
-        if (outage() == Outage.NO_BACKEND) {
+        if (outage == Outage.NO_BACKEND) {
             return; // nothing to cut: registering reads configuration and a local file only
         }
         Registration before = registry(0).register();
@@ -269,7 +276,7 @@ public abstract class WorkerIdRegistryContractTest {
         before.sink().record(before.workerId(), renewed); // then a crash: the cache holds the reservation
         cutBackend();
 
-        if (outage() == Outage.STARTS_FROM_CACHE) {
+        if (outage == Outage.STARTS_FROM_CACHE) {
             Registration offline = registry(0).register();
             assertThat(offline.workerId()).isEqualTo(before.workerId());
             assertThat(offline.recordedReservationMillis()).isGreaterThanOrEqualTo(renewed);
@@ -285,7 +292,7 @@ public abstract class WorkerIdRegistryContractTest {
 
     @Test
     public void backendUnreachableAtStartWithACacheReservedFarAheadRefusesTheStart() {
-        if (outage() != Outage.STARTS_FROM_CACHE) {
+        if (outage != Outage.STARTS_FROM_CACHE) {
             return; // only a start from the cache reads a reservation without the backend
         }
         Registration before = registry(0).register();
@@ -298,14 +305,14 @@ public abstract class WorkerIdRegistryContractTest {
 
     @Test
     public void reservationRecordedDuringAnOutageBindsTheNextStartOrIsRefused() {
-        if (outage() == Outage.NO_BACKEND) {
+        if (outage == Outage.NO_BACKEND) {
             return;
         }
         Registration registration = registry(0).register();
         cutBackend();
         long renewed = clock.millis() + 60_000;
 
-        if (outage() == Outage.STARTS_FROM_CACHE) {
+        if (outage == Outage.STARTS_FROM_CACHE) {
             // Recorded in the cache file: issuing goes on, and the next start honours it.
             registration.sink().record(registration.workerId(), renewed);
             restoreBackend();

@@ -48,14 +48,8 @@ class JdbcWorkerIdRegistryContractTest extends WorkerIdRegistryContractTest {
         database.update("DELETE FROM leaf_workerid_alloc WHERE ip = ?", ip);
     }
 
-    @Override
-    protected Restart restart() {
-        return Restart.KEEPS_ID;
-    }
-
-    @Override
-    protected Outage outage() {
-        return Outage.STARTS_FROM_CACHE;
+    JdbcWorkerIdRegistryContractTest() {
+        super(Restart.KEEPS_ID, Outage.STARTS_FROM_CACHE);
     }
 
     /** Through the proxy, with short waits as the server sets them. */

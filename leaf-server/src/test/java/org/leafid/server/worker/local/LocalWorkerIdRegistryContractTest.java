@@ -24,14 +24,8 @@ class LocalWorkerIdRegistryContractTest extends WorkerIdRegistryContractTest {
     /** Distinct, scattered ids, as an operator's map gives them. */
     private final LocalWorkerIds ids = mapOfInstances();
 
-    @Override
-    protected Restart restart() {
-        return Restart.KEEPS_ID;
-    }
-
-    @Override
-    protected Outage outage() {
-        return Outage.NO_BACKEND;
+    LocalWorkerIdRegistryContractTest() {
+        super(Restart.KEEPS_ID, Outage.NO_BACKEND);
     }
 
     @Override

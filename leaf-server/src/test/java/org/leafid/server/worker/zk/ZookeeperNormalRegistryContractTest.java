@@ -31,14 +31,8 @@ class ZookeeperNormalRegistryContractTest extends WorkerIdRegistryContractTest {
         zk.close();
     }
 
-    @Override
-    protected Restart restart() {
-        return Restart.KEEPS_ID;
-    }
-
-    @Override
-    protected Outage outage() {
-        return Outage.STARTS_FROM_CACHE;
+    ZookeeperNormalRegistryContractTest() {
+        super(Restart.KEEPS_ID, Outage.STARTS_FROM_CACHE);
     }
 
     @Override

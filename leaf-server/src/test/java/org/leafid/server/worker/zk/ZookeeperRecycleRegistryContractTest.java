@@ -42,14 +42,8 @@ class ZookeeperRecycleRegistryContractTest extends WorkerIdRegistryContractTest 
         server.close();
     }
 
-    @Override
-    protected Restart restart() {
-        return Restart.RELEASE_FREES_ID;
-    }
-
-    @Override
-    protected Outage outage() {
-        return Outage.REFUSES;
+    ZookeeperRecycleRegistryContractTest() {
+        super(Restart.RELEASE_FREES_ID, Outage.REFUSES);
     }
 
     @Override
