@@ -16,7 +16,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.WorkerIdUnavailableException;
 import org.leafid.core.snowflake.ReservationAheadOfClockException;
 import org.leafid.core.snowflake.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.SnowflakeGenerator;
@@ -27,9 +26,9 @@ import org.leafid.core.snowflake.WorkerIdRegistry.Registration;
 /**
  * What every {@link WorkerIdRegistry} must do, whatever keeps the ids: an id in 0..1023 with a
  * recorded reservation, reservations honoured by the next registration, no two instances on one
- * id, an unreachable backend handled as the mode promises, and no ID repeated after a crash. A
- * backend's test extends this, runs a real backend, and says how to build a registry for an
- * instance and what its mode promises ({@link Restart}, {@link Outage}). Instances are numbered
+ * id, and no ID repeated after a crash. A backend's test extends this (or, when the mode has a
+ * backend that can be cut, {@link WorkerIdRegistryOutageContractTest}), runs a real backend, and
+ * says how to build a registry for an instance and what its mode promises ({@link Restart}). Instances are numbered
  * from 0; each test uses its own backend namespace (or instances no other test uses). Time is
  * this class's {@link #clock}: holders wait on it, never in real time. Test methods are public
  * so that subclasses in other packages inherit them.
@@ -52,55 +51,21 @@ public abstract class WorkerIdRegistryContractTest {
         RELEASE_FREES_ID
     }
 
-    /** What a registration does while the backend cannot be reached. */
-    public enum Outage {
-        /** Starts from the instance's cache file; without one, fails saying what to do. */
-        STARTS_FROM_CACHE,
-        /** Refuses, saying what to do. */
-        REFUSES,
-        /** The mode has no remote backend (the id is configuration): nothing can be cut. */
-        NO_BACKEND
-    }
-
     protected final FakeClock clock = new FakeClock(START_MILLIS);
     private final List<AutoCloseable> holders = new ArrayList<>();
     private final Restart restart;
-    private final Outage outage;
 
-    /**
-     * @param restart what a registration of an instance that held an id before gets in this mode
-     * @param outage what a registration does in this mode while the backend cannot be reached
-     */
-    protected WorkerIdRegistryContractTest(Restart restart, Outage outage) {
+    /** @param restart what a registration of an instance that held an id before gets in this mode */
+    protected WorkerIdRegistryContractTest(Restart restart) {
         this.restart = restart;
-        this.outage = outage;
     }
 
     /**
      * A registry of instance {@code instance} as a new process of it builds one: its own client or
-     * pool (reaching the backend through what {@link #cutBackend()} cuts), and the same cache
+     * pool (reaching the backend through what an outage test cuts), and the same cache
      * file as earlier processes of that instance.
      */
     protected abstract WorkerIdRegistry registry(int instance);
-
-    /** Makes the backend unreachable for every registry, built or to be built. */
-    protected void cutBackend() {
-        throw new UnsupportedOperationException("no backend to cut in this mode");
-    }
-
-    /** Undoes {@link #cutBackend()}. */
-    protected void restoreBackend() {
-        throw new UnsupportedOperationException("no backend to restore in this mode");
-    }
-
-    /**
-     * What the error of a registration refused during an outage must name so an operator knows
-     * what to do: the setting to check and, in {@link Outage#STARTS_FROM_CACHE}, the cache file
-     * looked for.
-     */
-    protected List<String> outageErrorNames(int instance) {
-        return List.of();
-    }
 
     /**
      * {@link Restart#RELEASE_FREES_ID}: returns to the pool the ids of instances that stopped
@@ -266,74 +231,6 @@ public abstract class WorkerIdRegistryContractTest {
         assertThat(LAYOUT.decode(firstAfter).timestampMillis()).isGreaterThanOrEqualTo(recorded);
     }
 
-    @Test
-    public void backendUnreachableAtStartBehavesAsTheModeSays() {
-        if (outage == Outage.NO_BACKEND) {
-            return; // nothing to cut: registering reads configuration and a local file only
-        }
-        Registration before = registry(0).register();
-        long renewed = clock.millis() + 4_000;
-        before.sink().record(before.workerId(), renewed); // then a crash: the cache holds the reservation
-        cutBackend();
-
-        if (outage == Outage.STARTS_FROM_CACHE) {
-            Registration offline = registry(0).register();
-            assertThat(offline.workerId()).isEqualTo(before.workerId());
-            assertThat(offline.recordedReservationMillis()).isGreaterThanOrEqualTo(renewed);
-            ReservingWorkerIdHolder holder = started(0);
-            assertThat(holder.workerId()).isEqualTo(before.workerId());
-            assertThat(holder.lease().validFromMillis()).isGreaterThanOrEqualTo(renewed);
-            assertThat(holder.lease().covers(clock.millis())).isTrue();
-        } else {
-            assertRefusedNaming(0);
-        }
-        assertRefusedNaming(1); // never registered: no cache file either
-    }
-
-    @Test
-    public void backendUnreachableAtStartWithACacheReservedFarAheadRefusesTheStart() {
-        if (outage != Outage.STARTS_FROM_CACHE) {
-            return; // only a start from the cache reads a reservation without the backend
-        }
-        Registration before = registry(0).register();
-        before.sink().record(before.workerId(), clock.millis() + 60_000);
-        cutBackend();
-
-        assertThatThrownBy(() -> holder(0, Duration.ofSeconds(5)).start())
-                .isInstanceOf(ReservationAheadOfClockException.class);
-    }
-
-    @Test
-    public void reservationRecordedDuringAnOutageBindsTheNextStartOrIsRefused() {
-        if (outage == Outage.NO_BACKEND) {
-            return;
-        }
-        Registration registration = registry(0).register();
-        cutBackend();
-        long renewed = clock.millis() + 60_000;
-
-        if (outage == Outage.STARTS_FROM_CACHE) {
-            // Recorded in the cache file: issuing goes on, and the next start honours it.
-            registration.sink().record(registration.workerId(), renewed);
-            restoreBackend();
-            Registration again = registry(0).register();
-            assertThat(again.workerId()).isEqualTo(registration.workerId());
-            assertThat(again.recordedReservationMillis()).isGreaterThanOrEqualTo(renewed);
-        } else {
-            // Not recorded anywhere: the holder must not extend, and so stops issuing in time.
-            assertThatThrownBy(() -> registration.sink().record(registration.workerId(), renewed))
-                    .isInstanceOf(WorkerIdUnavailableException.class);
-        }
-    }
-
-    private void assertRefusedNaming(int instance) {
-        var refusal = assertThatThrownBy(() -> registry(instance).register())
-                .isInstanceOf(WorkerIdUnavailableException.class);
-        for (String name : outageErrorNames(instance)) {
-            refusal.hasMessageContaining(name);
-        }
-    }
-
     /** A started holder of {@code instance}, on {@link #clock}, closed after the test. */
     protected ReservingWorkerIdHolder started(int instance) {
         ReservingWorkerIdHolder holder = holder(instance, MAX_START_WAIT);
@@ -341,7 +238,7 @@ public abstract class WorkerIdRegistryContractTest {
         return holder;
     }
 
-    private ReservingWorkerIdHolder holder(int instance, Duration maxStartWait) {
+    protected ReservingWorkerIdHolder holder(int instance, Duration maxStartWait) {
         ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry(instance), clock, clock,
                 REPORT_INTERVAL, maxStartWait);
         holders.add(holder);

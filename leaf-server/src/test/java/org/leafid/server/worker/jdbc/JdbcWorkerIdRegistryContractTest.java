@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.snowflake.WorkerIdRegistry;
-import org.leafid.core.testing.WorkerIdRegistryContractTest;
+import org.leafid.core.testing.WorkerIdRegistryOutageContractTest;
 import org.leafid.server.support.TcpProxy;
 import org.leafid.server.support.TestDatabase;
 import org.leafid.server.worker.InstanceAddress;
@@ -22,7 +22,7 @@ import org.leafid.server.worker.WorkerCacheFiles;
  * a {@link TcpProxy} that outages cut. Instances use an IP of this test's own, so tests sharing
  * {@code leaf_workerid_alloc} do not see each other's rows; they are deleted afterwards.
  */
-class JdbcWorkerIdRegistryContractTest extends WorkerIdRegistryContractTest {
+class JdbcWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContractTest {
 
     private final TestDatabase database = TestDatabase.get();
     private final String ip = "10.5." + ThreadLocalRandom.current().nextInt(256) + "."

@@ -25,7 +25,7 @@ class LocalWorkerIdRegistryContractTest extends WorkerIdRegistryContractTest {
     private final LocalWorkerIds ids = mapOfInstances();
 
     LocalWorkerIdRegistryContractTest() {
-        super(Restart.KEEPS_ID, Outage.NO_BACKEND);
+        super(Restart.KEEPS_ID);
     }
 
     @Override

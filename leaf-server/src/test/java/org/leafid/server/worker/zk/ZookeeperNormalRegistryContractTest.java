@@ -6,7 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.snowflake.WorkerIdRegistry;
-import org.leafid.core.testing.WorkerIdRegistryContractTest;
+import org.leafid.core.testing.WorkerIdRegistryOutageContractTest;
 import org.leafid.server.worker.InstanceAddress;
 
 /**
@@ -14,7 +14,7 @@ import org.leafid.server.worker.InstanceAddress;
  * (curator-test), stopped and restarted for outages; each instance has its own client and cache
  * files, and renewals write the node in the renewing thread.
  */
-class ZookeeperNormalRegistryContractTest extends WorkerIdRegistryContractTest {
+class ZookeeperNormalRegistryContractTest extends WorkerIdRegistryOutageContractTest {
 
     @TempDir
     Path dir;

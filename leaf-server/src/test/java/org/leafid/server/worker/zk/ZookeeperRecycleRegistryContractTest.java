@@ -13,7 +13,7 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.leafid.core.snowflake.WorkerIdRegistry;
-import org.leafid.core.testing.WorkerIdRegistryContractTest;
+import org.leafid.core.testing.WorkerIdRegistryOutageContractTest;
 import org.leafid.server.worker.InstanceAddress;
 
 /**
@@ -21,7 +21,7 @@ import org.leafid.server.worker.InstanceAddress;
  * (curator-test), stopped and restarted for outages; each instance has its own client. Ids of
  * crashed holders are returned by a real {@link RecycleSweeper}.
  */
-class ZookeeperRecycleRegistryContractTest extends WorkerIdRegistryContractTest {
+class ZookeeperRecycleRegistryContractTest extends WorkerIdRegistryOutageContractTest {
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofMillis(500);
 
