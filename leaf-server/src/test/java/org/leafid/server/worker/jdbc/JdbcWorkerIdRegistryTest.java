@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,8 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.WorkerIdUnavailableException;
 import org.leafid.core.snowflake.ReservationAheadOfClockException;
 import org.leafid.core.snowflake.ReservingWorkerIdHolder;
-import org.leafid.core.snowflake.SnowflakeGenerator;
-import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.snowflake.WorkerIdLostException;
 import org.leafid.core.testing.FakeClock;
 import org.leafid.server.support.TcpProxy;
@@ -36,7 +33,8 @@ import org.leafid.server.worker.WorkerCacheFiles;
 /**
  * {@link JdbcWorkerIdRegistry} against the real MySQL-protocol database, driven by the holder and
  * generator the server uses. Each test names its instances with an IP of its own, so tests sharing
- * the table do not see each other's rows, and deletes them afterwards.
+ * the table do not see each other's rows, and deletes them afterwards. What every registry does
+ * (restart, outage, crash) is in {@link JdbcWorkerIdRegistryContractTest}; here the rows.
  */
 class JdbcWorkerIdRegistryTest {
 
@@ -152,27 +150,6 @@ class JdbcWorkerIdRegistryTest {
     }
 
     @Test
-    void databaseDownAtStartWithACacheReservedFarAheadRefusesTheStart() throws IOException {
-        TcpProxy proxy = proxy();
-        proxy.cut();
-        cache(8080).record(3, START_MILLIS + 60_000);
-        ReservingWorkerIdHolder holder = holder(registry(pool(proxy), 8080), Duration.ofSeconds(5));
-
-        assertThatThrownBy(holder::start).isInstanceOf(ReservationAheadOfClockException.class);
-    }
-
-    @Test
-    void databaseDownAtStartWithoutACacheFailsNamingTheUrl() throws IOException {
-        TcpProxy proxy = proxy();
-        proxy.cut();
-        ReservingWorkerIdHolder holder = holder(registry(pool(proxy), 8080), Duration.ofSeconds(5));
-
-        assertThatThrownBy(holder::start).isInstanceOf(WorkerIdUnavailableException.class)
-                .hasMessageContaining("leaf.jdbc.url")
-                .hasMessageContaining("no worker-id cache at " + cache(8080).path());
-    }
-
-    @Test
     void refusalByTheDatabaseFailsTheStartEvenWithACacheFile() {
         cache(8080).record(3, START_MILLIS - 1_000);
         DruidDataSource pool = pool();
@@ -184,39 +161,6 @@ class JdbcWorkerIdRegistryTest {
         // The database answered: a configuration error to fix, not an outage to ride out on the cache.
         assertThatThrownBy(holder::start).isInstanceOf(WorkerIdUnavailableException.class)
                 .hasMessageContaining("check leaf.jdbc.username and leaf.jdbc.password");
-    }
-
-    @Test
-    void restartWithClockSteppedBackIssuesNoRepeatedId() {
-        ReservingWorkerIdHolder firstHolder = start(registry(8080), Duration.ofSeconds(10));
-        int workerId = firstHolder.workerId();
-        SnowflakeGenerator first = generator(firstHolder);
-        long lastBefore = issue(first, 5_000);
-        first.close(); // releases the id with a reservation just past the last ID
-
-        clock.stepBack(2_000);
-        ReservingWorkerIdHolder secondHolder = start(registry(8080), Duration.ofSeconds(10));
-        SnowflakeGenerator second = generator(secondHolder);
-
-        assertThat(secondHolder.workerId()).isEqualTo(workerId);
-        assertThat(clock.sleptMillis()).isPositive();
-        long firstAfter = second.nextId();
-        assertThat(firstAfter).isGreaterThan(lastBefore);
-        assertThat(issue(second, 5_000)).isGreaterThan(firstAfter);
-    }
-
-    @Test
-    void crashAndRestartWithClockSteppedBackIssuesNoRepeatedId() {
-        ReservingWorkerIdHolder firstHolder = start(registry(8080), Duration.ofSeconds(10));
-        long lastBefore = issue(generator(firstHolder), 5_000);
-        firstHolder.close(); // no release: the whole reservation stays recorded, as after a crash
-
-        clock.stepBack(2_000);
-        ReservingWorkerIdHolder secondHolder = start(registry(8080), Duration.ofSeconds(10));
-
-        long lastMillis = SnowflakeLayout.leafDefault().decode(lastBefore).timestampMillis();
-        assertThat(secondHolder.lease().validFromMillis()).isGreaterThan(lastMillis);
-        assertThat(generator(secondHolder).nextId()).isGreaterThan(lastBefore);
     }
 
     @Test
@@ -258,25 +202,6 @@ class JdbcWorkerIdRegistryTest {
     }
 
     // --- helpers ---
-
-    /** Issues {@code count} IDs, moving the clock 1 ms every 100, and returns the largest. */
-    private long issue(SnowflakeGenerator generator, int count) {
-        long previous = 0;
-        for (int i = 0; i < count; i++) {
-            long id = generator.nextId();
-            assertThat(id).isGreaterThan(previous);
-            previous = id;
-            if (i % 100 == 99) {
-                clock.advance(1);
-            }
-        }
-        return previous;
-    }
-
-    private SnowflakeGenerator generator(ReservingWorkerIdHolder holder) {
-        return new SnowflakeGenerator(SnowflakeLayout.leafDefault(), holder, clock, clock, new Random(7),
-                Duration.ofMillis(5));
-    }
 
     private ReservingWorkerIdHolder start(JdbcWorkerIdRegistry registry, Duration maxStartWait) {
         ReservingWorkerIdHolder holder = holder(registry, maxStartWait);

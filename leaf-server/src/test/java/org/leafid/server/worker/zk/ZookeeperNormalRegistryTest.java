@@ -25,7 +25,11 @@ import org.leafid.core.testing.FakeClock;
 import org.leafid.server.worker.InstanceAddress;
 import org.leafid.server.worker.ReservationFile;
 
-/** {@code zk_normal} against a real ZooKeeper server (curator-test, in-process). */
+/**
+ * {@code zk_normal} against a real ZooKeeper server (curator-test, in-process): what is its own,
+ * the nodes, their numbering and data, and the node writer. What every registry does (restart,
+ * outage, crash) is in {@link ZookeeperNormalRegistryContractTest}.
+ */
 class ZookeeperNormalRegistryTest {
 
     private static final Duration REPORT_INTERVAL = ZookeeperNormalFixture.REPORT_INTERVAL;
@@ -50,16 +54,13 @@ class ZookeeperNormalRegistryTest {
     }
 
     @Test
-    void firstInstanceGetsZeroSecondGetsOneAndARestartGetsZeroAgain() {
+    void workerIdsAreTheSequenceNumbersOfTheNodesFromZero() {
+        // Leaf's numbering; a restart keeping its id is in ZookeeperNormalRegistryContractTest.
         ReservingWorkerIdHolder first = started(instance("10.0.0.1", 8080), Duration.ofSeconds(5));
         ReservingWorkerIdHolder second = started(instance("10.0.0.2", 8080), Duration.ofSeconds(5));
+
         assertThat(first.workerId()).isZero();
         assertThat(second.workerId()).isOne();
-
-        first.release(clock.millis());
-        ReservingWorkerIdHolder restarted = started(instance("10.0.0.1", 8080), Duration.ofSeconds(5));
-
-        assertThat(restarted.workerId()).isZero();
     }
 
     @Test
@@ -98,68 +99,6 @@ class ZookeeperNormalRegistryTest {
         // The node's time may be carried by IDs already (Leaf writes the last time it saw): after it.
         assertThat(clock.millis()).isGreaterThan(recorded);
         assertThat(holder.lease().validFromMillis()).isEqualTo(recorded + 1);
-    }
-
-    @Test
-    void zookeeperDownAtStartUsesAValidCacheFile() throws Exception {
-        InstanceAddress instance = instance("10.0.0.6", 8080);
-        ReservingWorkerIdHolder before = started(instance, Duration.ofSeconds(5));
-        int workerId = before.workerId();
-        before.release(clock.millis());
-        zk.server().stop();
-
-        ReservingWorkerIdHolder offline = started(instance, Duration.ofSeconds(5));
-
-        assertThat(offline.workerId()).isEqualTo(workerId);
-        assertThat(offline.lease().covers(clock.millis())).isTrue();
-    }
-
-    @Test
-    void zookeeperDownAtStartWithACacheReservedFarAheadRefuses() throws Exception {
-        InstanceAddress instance = instance("10.0.0.7", 8080);
-        cache(instance).record(3, clock.millis() + 60_000);
-        zk.server().stop();
-
-        assertThatThrownBy(() -> started(instance, Duration.ofSeconds(5)))
-                .isInstanceOf(ReservationAheadOfClockException.class);
-    }
-
-    @Test
-    void zookeeperDownAtStartWithoutACacheFailsClearly() throws Exception {
-        zk.server().stop();
-
-        assertThatThrownBy(() -> started(instance("10.0.0.8", 8080), Duration.ofSeconds(5)))
-                .isInstanceOf(WorkerIdUnavailableException.class)
-                .hasMessageContaining("leaf.snowflake.zk.address").hasMessageContaining("no cache file")
-                .hasMessageContaining(cache(instance("10.0.0.8", 8080)).path().toString())
-                .hasMessageContaining(zk.leafCache(instance("10.0.0.8", 8080)).path().toString());
-    }
-
-    @Test
-    void restartWithTheClockSteppedBackTwoSecondsRepeatsNoId() {
-        // Leaf issue #216: a restart with the clock 2 s behind, less than the report interval.
-        InstanceAddress instance = instance("10.0.0.9", 8080);
-        for (boolean crash : new boolean[] {false, true}) {
-            ReservingWorkerIdHolder holder = started(instance, Duration.ofSeconds(10));
-            SnowflakeGenerator generator = generator(holder);
-            long lastBefore = 0;
-            for (int i = 0; i < 50_000; i++) {
-                lastBefore = generator.nextId();
-            }
-            if (crash) {
-                holder.close(); // no release: the reservation stays as renewed
-            } else {
-                generator.close();
-            }
-            clock.stepBack(2_000);
-
-            ReservingWorkerIdHolder again = started(instance, Duration.ofSeconds(10));
-            SnowflakeGenerator after = generator(again);
-            for (int i = 0; i < 50_000; i++) {
-                assertThat(after.nextId()).isGreaterThan(lastBefore);
-            }
-            after.close();
-        }
     }
 
     @Test

@@ -12,12 +12,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -37,7 +31,9 @@ import org.leafid.server.worker.InstanceAddress;
 
 /**
  * {@code zk_recycle} against a real ZooKeeper server (curator-test, in-process). Heartbeats and
- * sweeps run on real time here, as they do in production, with short intervals.
+ * sweeps run on real time here, as they do in production, with short intervals. What every
+ * registry does (distinct ids, release frees the id, outage, crash) is in
+ * {@link ZookeeperRecycleRegistryContractTest}; here the heartbeat, the lease and the sweeper.
  */
 class ZookeeperRecycleRegistryTest {
 
@@ -60,31 +56,6 @@ class ZookeeperRecycleRegistryTest {
             resources.get(i).close();
         }
         server.close();
-    }
-
-    @Test
-    void twentyInstancesStartingTogetherGetTwentyDistinctIds() throws Exception {
-        ExecutorService starters = Executors.newFixedThreadPool(20);
-        try {
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<Integer>> ids = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                InstanceAddress instance = new InstanceAddress("10.1.0." + i, 8080);
-                CuratorFramework client = client();
-                ids.add(starters.submit(() -> {
-                    go.await();
-                    return started(client, instance, InstantSource.system(), Sleeper.system()).workerId();
-                }));
-            }
-            go.countDown();
-            Set<Integer> distinct = ConcurrentHashMap.newKeySet();
-            for (Future<Integer> id : ids) {
-                distinct.add(id.get(60, TimeUnit.SECONDS));
-            }
-            assertThat(distinct).hasSize(20).allSatisfy(id -> assertThat(id).isBetween(0, 1023));
-        } finally {
-            starters.shutdownNow();
-        }
     }
 
     @Test
@@ -150,20 +121,6 @@ class ZookeeperRecycleRegistryTest {
         long after = await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
                 .ignoreException(WorkerIdUnavailableException.class).until(generator::nextId, id -> true);
         assertThat(after).isGreaterThan(before);
-    }
-
-    @Test
-    void gracefulReleaseReturnsTheIdWithTheLastIssuedTime() throws Exception {
-        CuratorFramework client = client();
-        ReservingWorkerIdHolder holder = started(client, new InstanceAddress("10.1.4.1", 8080), InstantSource.system(),
-                Sleeper.system());
-        int id = holder.workerId();
-
-        holder.release(System.currentTimeMillis());
-
-        assertThat(client.checkExists().forPath(paths.inUse(id))).isNull();
-        long returned = WorkerNode.parse(paths.notInUse(id), client.getData().forPath(paths.notInUse(id))).timestamp();
-        assertThat(returned).isLessThanOrEqualTo(System.currentTimeMillis() + 1);
     }
 
     @Test

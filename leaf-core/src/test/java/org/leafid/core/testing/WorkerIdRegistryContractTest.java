@@ -1,0 +1,265 @@
+package org.leafid.core.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.leafid.core.snowflake.ReservationAheadOfClockException;
+import org.leafid.core.snowflake.ReservingWorkerIdHolder;
+import org.leafid.core.snowflake.SnowflakeGenerator;
+import org.leafid.core.snowflake.SnowflakeLayout;
+import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.snowflake.WorkerIdRegistry.Registration;
+
+/**
+ * What every {@link WorkerIdRegistry} must do, whatever keeps the ids: an id in 0..1023 with a
+ * recorded reservation, reservations honoured by the next registration, no two instances on one
+ * id, and no ID repeated after a crash. A backend's test extends this (or, when the mode has a
+ * backend that can be cut, {@link WorkerIdRegistryOutageContractTest}), runs a real backend, and
+ * says how to build a registry for an instance and what its mode promises ({@link Restart}). Instances are numbered
+ * from 0; each test uses its own backend namespace (or instances no other test uses). Time is
+ * this class's {@link #clock}: holders wait on it, never in real time. Test methods are public
+ * so that subclasses in other packages inherit them.
+ */
+public abstract class WorkerIdRegistryContractTest {
+
+    protected static final long START_MILLIS = 1_750_000_000_000L;
+    protected static final Duration REPORT_INTERVAL = Duration.ofSeconds(3);
+    private static final Duration MAX_START_WAIT = Duration.ofSeconds(10);
+    private static final SnowflakeLayout LAYOUT = SnowflakeLayout.leafDefault();
+
+    /** What a registration of an instance that held an id before gets. */
+    public enum Restart {
+        /** The instance's id is its own for good: a restart, graceful or after a crash, gets it back. */
+        KEEPS_ID,
+        /**
+         * The id is lent: a graceful release returns it to the pool, a crash leaves it taken until
+         * {@link #sweepAbandoned() swept}; a freed id is lent again before an untouched one.
+         */
+        RELEASE_FREES_ID
+    }
+
+    protected final FakeClock clock = new FakeClock(START_MILLIS);
+    private final List<AutoCloseable> holders = new ArrayList<>();
+    private final Restart restart;
+
+    /** @param restart what a registration of an instance that held an id before gets in this mode */
+    protected WorkerIdRegistryContractTest(Restart restart) {
+        this.restart = restart;
+    }
+
+    /**
+     * A registry of instance {@code instance} as a new process of it builds one: its own client or
+     * pool (reaching the backend through what an outage test cuts), and the same cache
+     * file as earlier processes of that instance.
+     */
+    protected abstract WorkerIdRegistry registry(int instance);
+
+    /**
+     * {@link Restart#RELEASE_FREES_ID}: returns to the pool the ids of instances that stopped
+     * without releasing them; no other instance holds an id when this is called.
+     */
+    protected void sweepAbandoned() {
+        throw new UnsupportedOperationException("ids are never swept in this mode");
+    }
+
+    @AfterEach
+    void closeHolders() throws Exception {
+        for (int i = holders.size() - 1; i >= 0; i--) {
+            holders.get(i).close();
+        }
+    }
+
+    @Test
+    public void acquireGivesAnIdInRangeWhoseReservationCanBeRecorded() {
+        Registration registration = registry(0).register();
+
+        assertThat(registration.workerId()).isBetween(0, SnowflakeLayout.MAX_WORKER_ID);
+        // A fresh id carries no reservation that would make its first start wait.
+        assertThat(registration.recordedReservationMillis()).isLessThan(clock.millis());
+        registration.sink().record(registration.workerId(), clock.millis() + 6_000);
+
+        ReservingWorkerIdHolder holder = started(1);
+        assertThat(holder.workerId()).isBetween(0, SnowflakeLayout.MAX_WORKER_ID);
+        assertThat(holder.lease().reservedUntilMillis()).isEqualTo(clock.millis() + 2 * REPORT_INTERVAL.toMillis());
+        assertThat(holder.lease().covers(clock.millis())).isTrue();
+    }
+
+    @Test
+    public void reservationRecordedThroughTheSinkIsHonouredAfterARestart() {
+        Registration first = registry(0).register();
+        long renewed = clock.millis() + 60_000;
+        first.sink().record(first.workerId(), renewed);
+
+        if (restart == Restart.KEEPS_ID) {
+            // A crash: the last recorded reservation binds the next process of the instance.
+            Registration again = registry(0).register();
+            assertThat(again.workerId()).isEqualTo(first.workerId());
+            assertThat(again.recordedReservationMillis()).isGreaterThanOrEqualTo(renewed);
+            // No process of the instance starts within the reservation: it waits or refuses.
+            assertThatThrownBy(() -> holder(0, Duration.ofSeconds(5)).start())
+                    .isInstanceOf(ReservationAheadOfClockException.class)
+                    .hasMessageContaining("ahead of the clock");
+        } else {
+            // A crash: the id stays taken, so the next process of the instance gets another.
+            Registration again = registry(0).register();
+            assertThat(again.workerId()).isNotEqualTo(first.workerId());
+        }
+    }
+
+    @Test
+    public void gracefulReleaseRecordsTheFinalReservationAndTheNextHolderStartsFromIt() {
+        Registration first = registry(0).register();
+        first.sink().record(first.workerId(), clock.millis() + 60_000);
+        long finalReservation = clock.millis() + 500; // lower than the renewal: just past the last ID
+
+        first.sink().release(first.workerId(), finalReservation);
+
+        // KEEPS_ID: the same instance gets its id back; RELEASE_FREES_ID: the freed id is lent again.
+        Registration next = registry(restart == Restart.KEEPS_ID ? 0 : 1).register();
+        assertThat(next.workerId()).isEqualTo(first.workerId());
+        assertThat(next.recordedReservationMillis()).isGreaterThanOrEqualTo(finalReservation)
+                .isLessThan(clock.millis() + 60_000);
+    }
+
+    @Test
+    public void twoInstancesNeverShareAnId() {
+        ReservingWorkerIdHolder first = started(0);
+        ReservingWorkerIdHolder second = started(1);
+        assertThat(first.workerId()).isNotEqualTo(second.workerId());
+
+        // Another process of a held instance never takes the other's id either.
+        Registration third = registry(0).register();
+        assertThat(third.workerId()).isNotEqualTo(second.workerId());
+    }
+
+    @Test
+    public void instancesRegisteringAtOnceGetDistinctIds() throws Exception {
+        int instances = 12;
+        List<ReservingWorkerIdHolder> starting = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            starting.add(holder(i, MAX_START_WAIT));
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(instances);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Integer>> workerIds = new ArrayList<>();
+            for (ReservingWorkerIdHolder holder : starting) {
+                workerIds.add(threads.submit(() -> {
+                    go.await();
+                    holder.start();
+                    return holder.workerId();
+                }));
+            }
+            go.countDown();
+            Set<Integer> distinct = new HashSet<>();
+            for (Future<Integer> workerId : workerIds) {
+                distinct.add(workerId.get(60, TimeUnit.SECONDS));
+            }
+            assertThat(distinct).hasSize(instances)
+                    .allSatisfy(id -> assertThat(id).isBetween(0, SnowflakeLayout.MAX_WORKER_ID));
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    public void gracefulRestartWithTheClockSteppedBackRepeatsNoId() {
+        ReservingWorkerIdHolder holder = started(0);
+        int workerId = holder.workerId();
+        SnowflakeGenerator generator = generator(holder);
+        long lastBefore = issue(generator, 5_000);
+        generator.close(); // releases the id with a reservation just past the last ID
+        long releasedAt = clock.millis();
+        clock.stepBack(2_000);
+
+        ReservingWorkerIdHolder next = started(restart == Restart.KEEPS_ID ? 0 : 1);
+
+        assertThat(next.workerId()).isEqualTo(workerId);
+        long lastMillis = LAYOUT.decode(lastBefore).timestampMillis();
+        // The next holder starts after the last ID and need not wait out the whole reservation;
+        // its clock, 2 s behind, waited until then.
+        assertThat(next.lease().validFromMillis()).isGreaterThan(lastMillis).isLessThanOrEqualTo(releasedAt + 1);
+        assertThat(clock.millis()).isGreaterThanOrEqualTo(next.lease().validFromMillis());
+        SnowflakeGenerator after = generator(next);
+        long firstAfter = after.nextId();
+        assertThat(firstAfter).isGreaterThan(lastBefore);
+        assertThat(issue(after, 5_000)).isGreaterThan(firstAfter);
+    }
+
+    @Test
+    public void crashThenRestartNeverIssuesAtOrBeforeTheRecordedReservation() {
+        ReservingWorkerIdHolder crashed = started(0);
+        int workerId = crashed.workerId();
+        long lastBefore = issue(generator(crashed), 5_000);
+        long recorded = crashed.lease().reservedUntilMillis();
+        crashed.close(); // no release: the renewed reservation stays recorded, as after a crash
+        clock.stepBack(2_000);
+
+        ReservingWorkerIdHolder next;
+        if (restart == Restart.KEEPS_ID) {
+            next = started(0);
+        } else {
+            ReservingWorkerIdHolder restarted = started(0);
+            assertThat(restarted.workerId()).as("a crashed holder's id is taken until swept").isNotEqualTo(workerId);
+            restarted.release(clock.millis());
+            sweepAbandoned();
+            next = started(1);
+            if (next.workerId() != workerId) {
+                next = started(2); // the id the restarted holder released may be lent first
+            }
+        }
+
+        assertThat(next.workerId()).isEqualTo(workerId);
+        assertThat(recorded).isGreaterThan(LAYOUT.decode(lastBefore).timestampMillis());
+        assertThat(next.lease().validFromMillis()).isGreaterThanOrEqualTo(recorded);
+        assertThat(clock.millis()).isGreaterThanOrEqualTo(recorded);
+        long firstAfter = generator(next).nextId();
+        assertThat(firstAfter).isGreaterThan(lastBefore);
+        assertThat(LAYOUT.decode(firstAfter).timestampMillis()).isGreaterThanOrEqualTo(recorded);
+    }
+
+    /** A started holder of {@code instance}, on {@link #clock}, closed after the test. */
+    protected ReservingWorkerIdHolder started(int instance) {
+        ReservingWorkerIdHolder holder = holder(instance, MAX_START_WAIT);
+        holder.start();
+        return holder;
+    }
+
+    protected ReservingWorkerIdHolder holder(int instance, Duration maxStartWait) {
+        ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry(instance), clock, clock,
+                REPORT_INTERVAL, maxStartWait);
+        holders.add(holder);
+        return holder;
+    }
+
+    private SnowflakeGenerator generator(ReservingWorkerIdHolder holder) {
+        return new SnowflakeGenerator(LAYOUT, holder, clock, clock, new Random(7), Duration.ofMillis(5));
+    }
+
+    /** Issues {@code count} IDs, moving the clock 1 ms every 100, and returns the largest. */
+    private long issue(SnowflakeGenerator generator, int count) {
+        long previous = 0;
+        for (int i = 0; i < count; i++) {
+            long id = generator.nextId();
+            assertThat(id).isGreaterThan(previous);
+            previous = id;
+            if (i % 100 == 99) {
+                clock.advance(1);
+            }
+        }
+        return previous;
+    }
+}
