@@ -4,12 +4,12 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Names threads after their job and makes them daemons, so a stuck one never holds the JVM. */
-final class DaemonThreads implements ThreadFactory {
+public final class DaemonThreads implements ThreadFactory {
 
     private final String prefix;
     private final AtomicInteger count = new AtomicInteger();
 
-    DaemonThreads(String prefix) {
+    public DaemonThreads(String prefix) {
         this.prefix = prefix;
     }
 

@@ -5,6 +5,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.server.config.DaemonThreads;
+import org.leafid.server.config.Durations;
 import org.leafid.server.database.SqlFailures;
 import org.springframework.context.SmartLifecycle;
 
@@ -46,11 +48,7 @@ public final class SegmentTagRefresher implements SmartLifecycle {
             return;
         }
         refuseMisconfiguredDatabase(); // first read in the starting thread, so a healthy start serves at once
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "leaf-tag-refresher");
-            thread.setDaemon(true);
-            return thread;
-        });
+        scheduler = Executors.newSingleThreadScheduledExecutor(new DaemonThreads("leaf-tag-refresher"));
         scheduleNext();
         long retryMillis = RETRY_UNTIL_LOADED.toMillis();
         scheduler.scheduleWithFixedDelay(allocator::retryStarved, retryMillis, retryMillis, TimeUnit.MILLISECONDS);
@@ -112,13 +110,9 @@ public final class SegmentTagRefresher implements SmartLifecycle {
 
     private void logFailure(RuntimeException e) {
         String consequence = allocator.tagsLoaded()
-                ? "; the tags known keep serving, and the tag list is read again every " + shown(interval)
+                ? "; the tags known keep serving, and the tag list is read again every " + Durations.format(interval)
                 : "; segment IDs are refused with 503 until it answers (retried every second)";
         outageLog.failed(e, e.getMessage() + consequence);
-    }
-
-    private static String shown(Duration duration) {
-        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
     }
 
     private void scheduleNext() {

@@ -13,6 +13,7 @@ import java.util.Deque;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.leafid.server.config.DaemonThreads;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -58,11 +59,7 @@ final class StatusPageTraffic implements SmartLifecycle {
         }
         startedAt = clock.instant();
         sample();
-        sampler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "leaf-status-sampler");
-            thread.setDaemon(true);
-            return thread;
-        });
+        sampler = Executors.newSingleThreadScheduledExecutor(new DaemonThreads("leaf-status-sampler"));
         long every = sampleEvery.toMillis();
         sampler.scheduleAtFixedRate(this::sample, every, every, TimeUnit.MILLISECONDS);
     }

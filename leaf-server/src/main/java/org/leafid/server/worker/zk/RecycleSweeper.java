@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.leafid.server.config.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,11 +38,7 @@ public final class RecycleSweeper implements AutoCloseable {
         if (scheduler != null) {
             throw new IllegalStateException("sweeper already started");
         }
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "leaf-recycle-sweeper");
-            thread.setDaemon(true);
-            return thread;
-        });
+        scheduler = Executors.newSingleThreadScheduledExecutor(new DaemonThreads("leaf-recycle-sweeper"));
         long millis = interval.toMillis();
         scheduler.scheduleWithFixedDelay(this::sweepOrReport, millis, millis, TimeUnit.MILLISECONDS);
     }

@@ -16,6 +16,7 @@ import org.leafid.core.WorkerIdUnavailableException;
 import org.leafid.core.snowflake.ReservationSink;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.server.config.Durations;
 import org.leafid.server.worker.InstanceAddress;
 import org.leafid.server.worker.ReservationFile;
 import org.slf4j.Logger;
@@ -103,7 +104,7 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         OptionalInt leafs = leafCache.workerId();
         if (leafs.isEmpty()) {
             throw new WorkerIdUnavailableException("ZooKeeper (leaf.snowflake.zk.address) could not be reached within "
-                    + connectTimeout.toMillis() + " ms and there is no cache file to start from: neither this "
+                    + Durations.format(connectTimeout) + " and there is no cache file to start from: neither this "
                     + "server's " + cache.path() + " nor Meituan Leaf's " + leafCache.path()
                     + " (leaf.snowflake.zk.leaf-cache-dir) exists; start ZooKeeper or fix the address, then start "
                     + "again");
