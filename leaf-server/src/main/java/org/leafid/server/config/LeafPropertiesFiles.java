@@ -55,7 +55,7 @@ class LeafPropertiesFiles implements EnvironmentPostProcessor, Ordered {
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        Map<Path, String> files = candidates(application.getClassLoader());
+        Map<Path, String> files = candidates();
         List<PropertySource<?>> read = new ArrayList<>();
         files.forEach((file, where) -> read.addAll(load(new FileSystemResource(file), where)));
         ClassPathResource onClasspath = new ClassPathResource(FILE_NAME, application.getClassLoader());
@@ -76,7 +76,7 @@ class LeafPropertiesFiles implements EnvironmentPostProcessor, Ordered {
     }
 
     /** The existing files of the working directory and the jar's directory, by real path, that order. */
-    private static Map<Path, String> candidates(ClassLoader classLoader) {
+    private static Map<Path, String> candidates() {
         Map<Path, String> files = new LinkedHashMap<>();
         addIfExists(files, Path.of(FILE_NAME).toAbsolutePath(), "working directory");
         File jar = new ApplicationHome(LeafPropertiesFiles.class).getSource();
