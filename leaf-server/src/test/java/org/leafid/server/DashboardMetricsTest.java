@@ -62,8 +62,11 @@ class DashboardMetricsTest {
             assertThat(http.get("/api/segment/get/a%00b").statusCode()).isEqualTo(400);
             // Tomcat tells its access logs (the counting valve) after the answer has gone out, so
             // the last refusal may be counted a moment after the client has read it.
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> assertSeries(
-                    http.get("/actuator/prometheus").body(), "leaf_http_responses_total{status=\"4xx\"}", 2));
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+                String scrape = http.get("/actuator/prometheus").body();
+                assertSeries(scrape, "leaf_http_responses_total{status=\"4xx\"}", 2);
+                assertSeries(scrape, "leaf_http_responses_total{status=\"2xx\"}", 301);
+            });
             String afterTraffic = http.get("/actuator/prometheus").body();
 
             for (String metric : queried) {

@@ -1,6 +1,7 @@
 package org.leafid.server.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -65,6 +66,10 @@ class StatusPageHttpTest {
             assertThat(http.get("/api/segment/get/no-such-tag").statusCode()).isEqualTo(404);
             assertThat(http.get("/api/segment/get/" + SAMPLE_TAG + "?count=0").statusCode()).isEqualTo(400);
 
+            // The answers are counted by Tomcat's access log after they have gone out, so the last
+            // refusal may be counted a moment after the client has read it.
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> http.get("/").body().contains("id=\"client-errors\">2<"));
             String page = http.get("/").body();
 
             assertThat(page).contains("<dd id=\"readiness\"><span class=\"badge on\">UP</span>",
