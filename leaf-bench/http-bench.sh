@@ -3,10 +3,11 @@
 #
 #   leaf-bench/http-bench.sh [SECONDS_PER_RUN]      (default 20, at most 600)
 #
-# 1. installs wrk if missing (Debian package) and builds leaf-server/target/leaf-server.jar if
-#    missing;
-# 2. starts the server with -Xmx256m, the bench profile (which adds GET /bench/noop, answering
-#    like a single-ID call but issuing nothing), a fresh temporary leaf.data-dir and a free port
+# 1. installs wrk if missing (Debian package) and builds leaf-server/target/leaf-server.jar and
+#    leaf-bench's classes if missing;
+# 2. starts the server with -Xmx256m, leaf-bench's NoopEndpoint added (GET /bench/noop, answering
+#    like a single-ID call but issuing nothing; LOADER_PATH=leaf-bench/target/classes, which the
+#    jar's launcher reads, and --spring.main.sources), a fresh temporary leaf.data-dir and a free port
 #    on 127.0.0.1, and reports the time from launch to readiness;
 # 3. warms up in rounds of wrk on each endpoint in turn (WARMUP_SECONDS each, default 10) until
 #    the no-op endpoint's req/s is within 5 % of the previous round's (at least 2 rounds, at most
@@ -68,10 +69,11 @@ if ! command -v wrk >/dev/null; then
         || { timeout 300 $sudo apt-get update -qq && timeout 300 $sudo apt-get install -y -qq wrk >/dev/null; } \
         || fail "could not install wrk"
 fi
-if [ ! -f "$jar" ]; then
-    [ -z "${LEAF_SERVER_JAR:-}" ] || fail "LEAF_SERVER_JAR=$jar does not exist"
-    log "building $jar"
-    (cd "$root" && timeout 900 ./mvnw -q -DskipTests package) || fail "the build failed"
+noop_classes="$here/target/classes"
+if [ ! -f "$jar" ] || [ ! -f "$noop_classes/org/leafid/bench/http/NoopEndpoint.class" ]; then
+    [ -f "$jar" ] || [ -z "${LEAF_SERVER_JAR:-}" ] || fail "LEAF_SERVER_JAR=$jar does not exist"
+    log "building $jar and leaf-bench"
+    (cd "$root" && timeout 900 ./mvnw -q -Dmaven.test.skip=true package) || fail "the build failed"
 elif [ -z "${LEAF_SERVER_JAR:-}" ] && [ -n "$(find "$root/leaf-server/src/main" "$root/leaf-core/src/main" \
         -newer "$jar" -type f -print -quit)" ]; then
     log "warning: $jar is older than the sources; rebuild with ./mvnw -q -DskipTests package"
@@ -107,10 +109,11 @@ port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
 base="http://127.0.0.1:$port"
 mkdir -p "$work/data"
 read -r -a extra_args <<< "${SERVER_ARGS:-}"
-log "starting leaf-server on 127.0.0.1:$port (-Xmx256m, profile bench, data dir $work/data) ${extra_args[*]}"
+log "starting leaf-server on 127.0.0.1:$port (-Xmx256m, with /bench/noop, data dir $work/data) ${extra_args[*]}"
 launched_ns="$(date +%s%N)"
 # From the work directory, so that no ./leaf.properties of the caller's is picked up.
-(cd "$work" && exec java -Xmx256m -jar "$jar" --spring.profiles.active=bench --leaf.data-dir="$work/data" \
+(cd "$work" && LOADER_PATH="$noop_classes" exec java -Xmx256m -jar "$jar" \
+    --spring.main.sources=org.leafid.bench.http.NoopEndpoint --leaf.data-dir="$work/data" \
     --server.address=127.0.0.1 --server.port="$port" "${extra_args[@]}") > "$server_log" 2>&1 &
 pid=$!
 
@@ -130,7 +133,7 @@ log "ready: launch to readiness ${ready_ms} ms (${started_line:-no 'Started' lin
 
 # The endpoints answer before any load is measured.
 [ "$(status "$base/bench/noop")" = "200" ] \
-    || fail "/bench/noop does not answer 200: the jar predates BenchNoopController; rebuild it"
+    || fail "/bench/noop does not answer 200: is $noop_classes on the launcher's path (a jar built with the ZIP layout)?"
 lines="$(curl -sf --max-time 5 "$base/api/segment/get/$tag?count=$batch" | wc -l)"
 [ "$lines" -eq "$batch" ] || fail "the batch call answered $lines lines, not $batch"
 

@@ -43,7 +43,7 @@ public class SegmentBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        // The server's loader: two daemon threads, bounded queue (SegmentConfiguration).
+        // The server's loader: two daemon threads, bounded queue (SegmentAutoConfiguration).
         loader = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10_000), runnable -> {
             Thread thread = new Thread(runnable, "bench-segment-loader");
             thread.setDaemon(true);

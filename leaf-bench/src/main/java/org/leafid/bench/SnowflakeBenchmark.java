@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Snowflake IDs with the system clock and {@link Sleeper#system()}, built as the server builds
- * its generator (SnowflakeConfiguration), with a worker id leased for all time. The ceiling is
+ * its generator (SnowflakeAutoConfiguration), with a worker id leased for all time. The ceiling is
  * the 12-bit sequence: 4,096 per millisecond less the random start offset (0-99), about
  * 4,046,000 IDs/s.
  */

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.snowflake.SnowflakeLayout;
+import org.leafid.core.worker.InstanceAddress;
 import org.leafid.server.support.Http;
-import org.leafid.server.worker.InstanceAddress;
-import org.leafid.server.worker.zk.MeituanLeafNodes;
+import org.leafid.zookeeper.MeituanLeafNodes;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.leafid.core.snowflake.SnowflakeLayout;
+import org.leafid.jdbc.testing.TestDatabase;
 import org.leafid.server.support.Http;
-import org.leafid.server.support.TestDatabase;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 

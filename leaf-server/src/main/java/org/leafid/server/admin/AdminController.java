@@ -2,11 +2,12 @@ package org.leafid.server.admin;
 
 import java.net.URI;
 import java.util.List;
+import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.core.SegmentStoreException;
 import org.leafid.core.UnknownTagException;
 import org.leafid.core.segment.SegmentAllocator;
-import org.leafid.server.config.ConditionalOnLeafSwitch;
-import org.leafid.server.segment.LeafAllocMapper.TagRow;
+import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
+import org.leafid.jdbc.segment.LeafAllocRepository;
 import org.leafid.server.web.InvalidKeyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,10 +36,10 @@ class AdminController {
 
     private static final Logger log = LoggerFactory.getLogger(AdminController.class);
 
-    private final TagTable table;
+    private final LeafAllocRepository table;
     private final SegmentAllocator allocator;
 
-    AdminController(TagTable table, SegmentAllocator allocator) {
+    AdminController(LeafAllocRepository table, SegmentAllocator allocator) {
         this.table = table;
         this.allocator = allocator;
     }

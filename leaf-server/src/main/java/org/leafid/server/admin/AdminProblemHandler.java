@@ -1,6 +1,7 @@
 package org.leafid.server.admin;
 
 import org.leafid.core.SegmentStoreException;
+import org.leafid.jdbc.segment.TagTableException;
 import org.leafid.server.web.Problems;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

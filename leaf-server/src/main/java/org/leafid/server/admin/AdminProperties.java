@@ -1,6 +1,6 @@
 package org.leafid.server.admin;
 
-import org.leafid.server.config.LeafConfigurationException;
+import org.leafid.autoconfigure.LeafConfigurationException;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**

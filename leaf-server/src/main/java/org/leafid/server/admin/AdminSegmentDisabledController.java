@@ -1,6 +1,6 @@
 package org.leafid.server.admin;
 
-import org.leafid.server.config.ConditionalOnLeafSwitch;
+import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.server.web.ModeDisabledException;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.web.bind.annotation.RequestMapping;

@@ -1,6 +1,6 @@
 package org.leafid.server.admin;
 
-import org.leafid.server.segment.LeafAllocMapper.TagRow;
+import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
 
 /**
  * A {@code leaf_alloc} row as JSON. {@code maxId} is a decimal string because it can pass

@@ -1,8 +1,9 @@
 package org.leafid.server.admin;
 
 import java.util.List;
+import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.core.UnknownTagException;
-import org.leafid.server.config.ConditionalOnLeafSwitch;
+import org.leafid.jdbc.segment.LeafAllocRepository;
 import org.leafid.server.web.InvalidKeyException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -20,9 +21,9 @@ import org.springframework.web.bind.annotation.RestController;
 @ConditionalOnLeafSwitch("leaf.segment.enable")
 class TagsController {
 
-    private final TagTable table;
+    private final LeafAllocRepository table;
 
-    TagsController(TagTable table) {
+    TagsController(LeafAllocRepository table) {
         this.table = table;
     }
 

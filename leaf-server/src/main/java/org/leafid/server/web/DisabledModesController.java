@@ -1,7 +1,7 @@
 package org.leafid.server.web;
 
-import org.leafid.server.config.SegmentProperties;
-import org.leafid.server.config.SnowflakeProperties;
+import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;

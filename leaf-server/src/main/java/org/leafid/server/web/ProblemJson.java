@@ -1,9 +1,9 @@
 package org.leafid.server.web;
 
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpStatus;
 
 /**

@@ -1,8 +1,8 @@
 package org.leafid.server.web;
 
 import java.time.Instant;
+import org.leafid.autoconfigure.segment.SegmentLoadOutcomes;
 import org.leafid.core.segment.SegmentBufferView;
-import org.leafid.server.segment.SegmentLoadOutcomes;
 
 /**
  * One tag's double buffer as {@code /api/segment/cache} shows it. Block bounds are strings:

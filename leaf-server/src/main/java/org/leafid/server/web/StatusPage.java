@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.leafid.autoconfigure.segment.SegmentLoadOutcomes;
 import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.core.snowflake.WorkerLease;
-import org.leafid.server.segment.SegmentLoadOutcomes;
 
 /**
  * The HTML of the status page, built from what {@link StatusPageController} read. Pure (no beans,

@@ -1,6 +1,5 @@
 package org.leafid.server.web;
 
-import com.alibaba.druid.pool.DruidDataSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -9,21 +8,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import javax.sql.DataSource;
+import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.jdbc.JdbcProperties;
+import org.leafid.autoconfigure.jdbc.LeafDataSource;
+import org.leafid.autoconfigure.segment.SegmentHealthIndicator;
+import org.leafid.autoconfigure.segment.SegmentLoadOutcomes;
+import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.leafid.core.LeafException;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.snowflake.WorkerIdHolder;
 import org.leafid.core.snowflake.WorkerLease;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.jdbc.EmbeddedDatabase;
+import org.leafid.jdbc.JdbcUrls;
 import org.leafid.server.LeafServerApplication;
-import org.leafid.server.config.JdbcProperties;
-import org.leafid.server.config.LeafProperties;
-import org.leafid.server.config.SegmentProperties;
-import org.leafid.server.config.SnowflakeProperties;
-import org.leafid.server.database.EmbeddedDatabase;
-import org.leafid.server.database.JdbcUrls;
-import org.leafid.server.segment.SegmentHealthIndicator;
-import org.leafid.server.segment.SegmentLoadOutcomes;
-import org.leafid.server.worker.InstanceAddress;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.actuate.endpoint.CompositeHealthDescriptor;
 import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
@@ -59,7 +58,7 @@ class StatusPageController {
     private final ObjectProvider<InstanceAddress> instanceAddress;
     private final ObjectProvider<SegmentLoadOutcomes> loadOutcomes;
     private final ObjectProvider<HealthEndpoint> health;
-    private final ObjectProvider<DataSource> leafDataSource;
+    private final ObjectProvider<LeafDataSource> leafDataSource;
     private final ObjectProvider<BuildProperties> build;
     private final StatusPageTraffic traffic;
     private final InstantSource clock;
@@ -68,7 +67,7 @@ class StatusPageController {
             SnowflakeProperties snowflakeProperties, ObjectProvider<SegmentAllocator> segmentAllocator,
             ObjectProvider<WorkerIdHolder> workerIdHolder, ObjectProvider<InstanceAddress> instanceAddress,
             ObjectProvider<SegmentLoadOutcomes> loadOutcomes, ObjectProvider<HealthEndpoint> health,
-            ObjectProvider<DataSource> leafDataSource, ObjectProvider<BuildProperties> build,
+            ObjectProvider<LeafDataSource> leafDataSource, ObjectProvider<BuildProperties> build,
             StatusPageTraffic traffic, InstantSource leafClock) {
         this.leaf = leaf;
         this.jdbc = jdbc;
@@ -146,15 +145,17 @@ class StatusPageController {
 
     /** The H2 file, or the url without its password; null when no mode uses a database. */
     private String dataSource() {
-        DataSource dataSource = leafDataSource.getIfAvailable();
+        LeafDataSource dataSource = leafDataSource.getIfAvailable();
         if (dataSource == null) {
             return null;
         }
-        if (jdbc.embedded()) {
+        if (dataSource.embedded()) {
             return "embedded H2, file " + EmbeddedDatabase.file(leaf.dataDir());
         }
-        String url = dataSource instanceof DruidDataSource pool ? pool.getUrl() : jdbc.url();
-        return JdbcUrls.withoutPassword(url) + (jdbc.username().isEmpty() ? "" : " as " + jdbc.username());
+        if (jdbc.embedded()) {
+            return dataSource.url(); // the application's DataSource
+        }
+        return JdbcUrls.withoutPassword(dataSource.url()) + (jdbc.username().isEmpty() ? "" : " as " + jdbc.username());
     }
 
     private StatusPage.SnowflakeSection snowflake() {

@@ -13,7 +13,7 @@ import java.util.Deque;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.leafid.server.config.DaemonThreads;
+import org.leafid.core.DaemonThreads;
 import org.springframework.context.SmartLifecycle;
 
 /**

@@ -7,10 +7,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.leafid.faulthook.FaultClockConfiguration;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
 
@@ -32,6 +36,10 @@ final class ClockScenario {
 
     private ClockScenario() {}
 
+    /** The fault hook's classes, copied from the test classes by the build (leaf-server/pom.xml). */
+    private static final Path FAULT_HOOK = Path.of(System.getProperty("leaftest.fault-hook", "target/fault-hook"))
+            .toAbsolutePath();
+
     static void run(FaultContext context, ScenarioResult result) throws Exception {
         String tag = context.newTag("clock", 1, 1000);
         LoadSummary run;
@@ -40,9 +48,13 @@ final class ClockScenario {
         String firstAfterRestore;
         double backwardsAfterSmallSteps;
         double backwardsAtEnd;
-        List<String> arguments = context.baseArguments("clock", "--spring.profiles.active=fault-injection");
+        List<String> arguments = context.baseArguments("clock", "--spring.profiles.active=fault-injection",
+                "--spring.main.sources=" + FaultClockConfiguration.class.getName());
         arguments.addAll(context.database.serverArguments(context.database.url()));
-        ServerProcess server = context.fleet.server("clock", arguments, context.database.serverEnvironment());
+        // The hook is not in the jar: its launcher adds the classes of LOADER_PATH (see FaultClockConfiguration).
+        Map<String, String> environment = new HashMap<>(context.database.serverEnvironment());
+        environment.put("LOADER_PATH", FAULT_HOOK.toString());
+        ServerProcess server = context.fleet.server("clock", arguments, environment);
         server.start().awaitReady(Duration.ofSeconds(90));
         List<ClientSpec> specs = new ArrayList<>();
         for (int c = 0; c < CLIENTS; c++) {

@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.leafid.core.testing.TcpProxy;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
-import org.leafid.server.support.TcpProxy;
 
 /**
  * The path to the database cut under load (a TCP proxy in the test JVM drops every connection

@@ -8,8 +8,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.leafid.server.support.TcpProxy;
-import org.leafid.server.support.TestDatabase;
+import org.leafid.core.testing.TcpProxy;
+import org.leafid.jdbc.testing.TestDatabase;
 
 /**
  * The MySQL-protocol database of the fault suite: when the test user may create one, a database

@@ -30,7 +30,7 @@ final class ServerProcess {
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
     /** Environment prefixes that would configure the child from the test JVM's environment. */
     private static final List<String> HOSTILE_ENV = List.of("LEAF_", "SPRING_", "SERVER_", "MANAGEMENT_",
-            "LOGGING_", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS");
+            "LOGGING_", "LOADER_", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS");
 
     private final String name;
     private final int port;

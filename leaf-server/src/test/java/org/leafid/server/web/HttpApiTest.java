@@ -3,7 +3,6 @@ package org.leafid.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -19,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.snowflake.SnowflakeId;
 import org.leafid.core.snowflake.SnowflakeLayout;
+import org.leafid.core.testing.TcpProxy;
+import org.leafid.jdbc.testing.TestDatabase;
 import org.leafid.server.support.Http;
-import org.leafid.server.support.TcpProxy;
-import org.leafid.server.support.TestDatabase;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;

@@ -1,0 +1,40 @@
+package org.leafid.core.worker;
+
+import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code local} mode: the worker id comes from configuration and its reservation is kept in
+ * {@code {data-dir}/{leaf.name}/{port}/workId.json}.
+ */
+public final class LocalWorkerIdRegistry implements WorkerIdRegistry {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalWorkerIdRegistry.class);
+
+    private final LocalWorkerIds ids;
+    private final InstanceAddress instance;
+    private final ReservationFile cache;
+
+    public LocalWorkerIdRegistry(LocalWorkerIds ids, InstanceAddress instance, ReservationFile cache) {
+        this.ids = ids;
+        this.instance = instance;
+        this.cache = cache;
+    }
+
+    @Override
+    public Registration register() {
+        int workerId = ids.workerIdFor(instance);
+        long recorded = cache.read()
+                .map(cached -> {
+                    if (cached.workerId() != workerId) {
+                        log.warn("Worker id for {} changed from {} (cached in {}) to {}; the cached reservation "
+                                + "is honoured all the same", instance, cached.workerId(), cache.path(), workerId);
+                    }
+                    return cached.reservedUntilMillis();
+                })
+                .orElse(0L);
+        log.info("Snowflake mode local: {} uses worker id {} (reservation cache {})", instance, workerId, cache.path());
+        return new Registration(workerId, recorded, cache);
+    }
+}

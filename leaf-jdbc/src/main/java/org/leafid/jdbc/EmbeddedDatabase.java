@@ -1,0 +1,63 @@
+package org.leafid.jdbc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import org.apache.ibatis.jdbc.ScriptRunner;
+
+/** Where the embedded H2 database lives when no {@code leaf.jdbc.url} is set, and its schema. */
+public final class EmbeddedDatabase {
+
+    /** {@code leaf_alloc} as {@code sql/leaf_alloc.sql} has it, in H2's MySQL mode, and the sample tag. */
+    private static final String SCHEMA = "/db/h2-schema.sql";
+
+    private EmbeddedDatabase() {}
+
+    /** The database's base name under {@code leaf.data-dir}; H2 adds {@code .mv.db}. */
+    /** Whether H2 is on the classpath: the server brings it, an application embedding Leaf may not. */
+    public static boolean available() {
+        try {
+            Class.forName("org.h2.Driver", false, EmbeddedDatabase.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    public static Path basePath(Path dataDir) {
+        return dataDir.toAbsolutePath().normalize().resolve("leaf-db");
+    }
+
+    /** The H2 url of the database in {@code dataDir}. */
+    public static String url(Path dataDir) {
+        return "jdbc:h2:file:" + basePath(dataDir) + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE";
+    }
+
+    /** The file an operator finds on disk. */
+    public static Path file(Path dataDir) {
+        return basePath(dataDir).resolveSibling(basePath(dataDir).getFileName() + ".mv.db");
+    }
+
+    /**
+     * Creates {@code leaf_alloc} and the sample tag where they are missing; an existing table and
+     * row are kept, so it runs on every start.
+     */
+    public static void createSchema(Connection connection) throws IOException {
+        try (InputStream in = EmbeddedDatabase.class.getResourceAsStream(SCHEMA)) {
+            if (in == null) {
+                throw new IOException(SCHEMA + " is missing from the classpath");
+            }
+            ScriptRunner runner = new ScriptRunner(connection);
+            runner.setLogWriter(null);
+            runner.setStopOnError(true);
+            runner.setAutoCommit(true);
+            try (Reader script = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+                runner.runScript(script);
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package org.leafid.jdbc;
+
+import com.alibaba.druid.pool.DruidDataSource;
+import javax.sql.DataSource;
+import org.apache.ibatis.mapping.Environment;
+import org.apache.ibatis.session.Configuration;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.apache.ibatis.session.SqlSessionFactoryBuilder;
+import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
+import org.leafid.jdbc.segment.LeafAllocMapper;
+import org.leafid.jdbc.worker.WorkerIdAllocMapper;
+
+/**
+ * The one MyBatis {@link SqlSessionFactory} of Leaf's tables: every mapper
+ * ({@code leaf_alloc}, {@code leaf_workerid_alloc}) registered on one configuration over one
+ * {@link DataSource}, shared by the segment store, the admin API's writes and the {@code mysql}
+ * worker-id registry. Plain MyBatis, no mybatis-spring: each statement runs in its own session,
+ * with transactions only where a reservation needs UPDATE and SELECT together.
+ */
+public final class LeafSqlSessions {
+
+    private LeafSqlSessions() {}
+
+    public static SqlSessionFactory create(DataSource dataSource) {
+        Configuration configuration = new Configuration(
+                new Environment("leaf", new JdbcTransactionFactory(), dataSource));
+        configuration.addMapper(LeafAllocMapper.class);
+        configuration.addMapper(WorkerIdAllocMapper.class);
+        return new SqlSessionFactoryBuilder().build(configuration);
+    }
+
+    /** The sessions' database for messages: the pool's url (callers strip its password), or a name for it. */
+    public static String url(SqlSessionFactory sessions) {
+        return url(sessions.getConfiguration().getEnvironment().getDataSource());
+    }
+
+    /** The pool's url when it is Leaf's own Druid pool; an application's pool is named as such. */
+    public static String url(DataSource dataSource) {
+        return dataSource instanceof DruidDataSource pool ? pool.getUrl() : "the application's DataSource";
+    }
+}

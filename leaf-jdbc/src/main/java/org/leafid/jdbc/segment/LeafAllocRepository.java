@@ -1,0 +1,137 @@
+package org.leafid.jdbc.segment;
+
+import java.util.List;
+import java.util.Optional;
+import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.session.SqlSession;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.core.SegmentStoreException;
+import org.leafid.core.TagExhaustedException;
+import org.leafid.core.UnknownTagException;
+import org.leafid.core.segment.AllocRow;
+import org.leafid.core.segment.SegmentStore;
+import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
+
+/**
+ * {@link SegmentStore} on {@code leaf_alloc} through MyBatis. A reservation is Leaf's
+ * UPDATE-then-SELECT in one transaction: the UPDATE locks the row, so the SELECT reads the
+ * {@code max_id} this transaction set and no other instance can get the same block.
+ *
+ * <p>A failure becomes a {@link SegmentStoreException} whose reason names the database (its url
+ * without password), says whether it could not be reached or answered with an error, and what
+ * to change; its cause keeps the whole JDBC chain for {@link SqlFailures#classify}.
+ *
+ * <p>The same table as the tags view and the admin API read and write it ({@link #rows},
+ * {@link #insert}, {@link #changeStep}): one repository of {@code leaf_alloc}, one bean, so the
+ * allocator and the admin API cannot see two different stores.
+ */
+public final class LeafAllocRepository implements SegmentStore {
+
+    /** The script that creates the table, named in the hint when it is missing. */
+    public static final String TABLE_SCRIPT = "sql/leaf_alloc.sql";
+
+    private final SqlSessionFactory sessions;
+    private final String url;
+
+    /** @param sessions Leaf's one session factory ({@link LeafSqlSessions}) */
+    public LeafAllocRepository(SqlSessionFactory sessions) {
+        this.sessions = sessions;
+        this.url = LeafSqlSessions.url(sessions);
+    }
+
+    @Override
+    public AllocRow reserve(String tag, long requestedStep) {
+        if (requestedStep < 1) {
+            throw new IllegalArgumentException("requestedStep must be at least 1: " + requestedStep);
+        }
+        try (SqlSession session = sessions.openSession(false)) {
+            LeafAllocMapper mapper = session.getMapper(LeafAllocMapper.class);
+            int updated = mapper.advanceMaxId(tag, requestedStep);
+            AllocRow row = mapper.find(tag);
+            session.commit();
+            if (row == null) {
+                throw new UnknownTagException(tag);
+            }
+            if (updated == 0) {
+                throw new TagExhaustedException(tag, row.maxId(), Math.max(requestedStep, row.step()));
+            }
+            return row;
+        } catch (PersistenceException e) {
+            throw new SegmentStoreException(tag, "no block could be reserved in leaf_alloc: " + explain(e), e);
+        }
+    }
+
+    @Override
+    public List<String> tags() {
+        try (SqlSession session = sessions.openSession(true)) {
+            return List.copyOf(session.getMapper(LeafAllocMapper.class).tags());
+        } catch (PersistenceException e) {
+            throw new SegmentStoreException(null, "leaf_alloc cannot be read: " + explain(e), e);
+        }
+    }
+
+    // The tags view and the admin API: plain statements with bound parameters, so a change made
+    // here is exactly an operator's SQL edit and every instance picks it up the same way.
+
+    /** Every row, sorted by tag. */
+    public List<TagRow> rows() {
+        try (SqlSession session = sessions.openSession(true)) {
+            return List.copyOf(session.getMapper(LeafAllocMapper.class).rows());
+        } catch (PersistenceException e) {
+            throw new TagTableException("read", e);
+        }
+    }
+
+    public Optional<TagRow> row(String tag) {
+        try (SqlSession session = sessions.openSession(true)) {
+            return Optional.ofNullable(session.getMapper(LeafAllocMapper.class).row(tag));
+        } catch (PersistenceException e) {
+            throw new TagTableException("read", e);
+        }
+    }
+
+    /**
+     * Inserts a row and returns it as stored (with the database's {@code update_time}).
+     *
+     * @return empty when the tag already has a row: the primary key refused the insert
+     */
+    public Optional<TagRow> insert(String tag, long maxId, int step, String description) {
+        try (SqlSession session = sessions.openSession(false)) {
+            LeafAllocMapper mapper = session.getMapper(LeafAllocMapper.class);
+            mapper.insert(tag, maxId, step, description);
+            TagRow row = mapper.row(tag);
+            session.commit();
+            return Optional.of(row);
+        } catch (PersistenceException e) {
+            if (SqlFailures.duplicateKey(e)) {
+                return Optional.empty();
+            }
+            throw new TagTableException("insert into", e);
+        }
+    }
+
+    /**
+     * Sets a row's step and returns the row after the change.
+     *
+     * @return empty when the tag has no row
+     */
+    public Optional<TagRow> changeStep(String tag, int step) {
+        try (SqlSession session = sessions.openSession(false)) {
+            LeafAllocMapper mapper = session.getMapper(LeafAllocMapper.class);
+            // The row read back decides, not the update count: MySQL counts an unchanged row as
+            // 0 unless the driver reports found rows.
+            mapper.updateStep(tag, step);
+            TagRow row = mapper.row(tag);
+            session.commit();
+            return Optional.ofNullable(row);
+        } catch (PersistenceException e) {
+            throw new TagTableException("update", e);
+        }
+    }
+
+    private String explain(PersistenceException e) {
+        return SqlFailures.describe(e, url) + SqlFailures.hint(e, TABLE_SCRIPT);
+    }
+}

@@ -1,0 +1,265 @@
+package org.leafid.jdbc.worker;
+
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.session.SqlSession;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.snowflake.ReservationSink;
+import org.leafid.core.snowflake.SnowflakeLayout;
+import org.leafid.core.snowflake.WorkerIdLostException;
+import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.ReservationFile;
+import org.leafid.core.worker.ReservationFile.Recorded;
+import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.worker.WorkerIdAllocMapper.Row;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code mysql} mode: each instance ({@code ip:port}) owns one row of
+ * {@code leaf_workerid_alloc} for good, and its worker id is the row's {@code id - 1}, so the
+ * AUTO_INCREMENT ids 1..1024 give worker ids 0..1023; a row with a larger id stops the start
+ * with what the operator can do about it. The row's {@code max_timestamp} is the time
+ * reservation; it is also kept in the local cache {@code workerID.properties}.
+ *
+ * <p>As in {@code zk_normal}, the database is needed only to learn the id: recording a
+ * reservation writes the cache file first (it must succeed) and then the row, best effort, so an
+ * instance keeps issuing on its local reservation while the database is down, and an instance
+ * with a cache file starts with it when the database cannot be reached. The reservation honoured
+ * at start is the later of the row's and the cache's. Every database wait is bounded by the
+ * timeouts of the pool (pool wait, connect and socket timeouts).
+ */
+public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
+
+    private static final Logger log = LoggerFactory.getLogger(JdbcWorkerIdRegistry.class);
+
+    /** Row ids 1..1024 give worker ids 0..1023. */
+    static final long MAX_ROW_ID = SnowflakeLayout.MAX_WORKER_ID + 1L;
+
+    private static final String TABLE_SCRIPT = "sql/leaf_workerid_alloc.sql";
+
+    private final SqlSessionFactory sessions;
+    private final InstanceAddress instance;
+    private final ReservationFile cache;
+    private final Executor rowWriter;
+
+    /**
+     * @param rowWriter runs the row updates of renewals, so that a stalled database cannot hold up
+     *     a renewal (the cache file is written first, synchronously); {@code Runnable::run} writes
+     *     in the renewing thread
+     */
+    public JdbcWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
+            Executor rowWriter) {
+        this.sessions = sessions;
+        this.instance = instance;
+        this.cache = cache;
+        this.rowWriter = rowWriter;
+    }
+
+    @Override
+    public Registration register() {
+        Optional<Recorded> cached = cache.read();
+        Row row;
+        try {
+            row = findOrInsertRow();
+        } catch (PersistenceException e) {
+            return registerFromCache(cached, e);
+        }
+        int workerId = workerIdOf(row);
+        long recorded = row.maxTimestamp();
+        if (cached.isPresent() && cached.get().workerId() == workerId) {
+            recorded = Math.max(recorded, cached.get().reservedUntilMillis());
+        } else if (cached.isPresent()) {
+            // IDs of another worker id cannot collide with this one's, so that reservation does not bind it.
+            log.warn("Snowflake mode mysql: the cache {} holds worker id {}, but the row of {} in leaf_workerid_alloc "
+                    + "gives {}; the row wins", cache.path(), cached.get().workerId(), instance, workerId);
+        }
+        log.info("Snowflake mode mysql: {} holds worker id {} (row id {}), recorded reservation {} (cache {})",
+                instance, workerId, row.id(), recorded, cache.path());
+        return new Registration(workerId, recorded, new RowSink(row.id(), false));
+    }
+
+    private Row findOrInsertRow() {
+        try (SqlSession session = sessions.openSession(true)) {
+            WorkerIdAllocMapper rows = session.getMapper(WorkerIdAllocMapper.class);
+            Row row = rows.findByIpPort(instance.key());
+            if (row != null) {
+                return row;
+            }
+            try {
+                rows.insert(instance.key(), instance.ip(), instance.port());
+                log.info("Snowflake mode mysql: inserted the row of {} into leaf_workerid_alloc", instance);
+            } catch (PersistenceException e) {
+                if (!SqlFailures.duplicateKey(e)) {
+                    throw e;
+                }
+                // A process with the same ip:port inserted it first; the row it made is this instance's.
+            }
+            row = rows.findByIpPort(instance.key());
+            if (row == null) {
+                throw new IllegalStateException("The row of " + instance + " in leaf_workerid_alloc was deleted "
+                        + "while this instance was registering; start it again");
+            }
+            return row;
+        }
+    }
+
+    private int workerIdOf(Row row) {
+        if (row.id() < 1) {
+            throw new IllegalStateException("The row of " + instance + " in leaf_workerid_alloc has id " + row.id()
+                    + ", but worker ids are id - 1, so ids start at 1; delete that row and start again");
+        }
+        if (row.id() > MAX_ROW_ID) {
+            throw new IllegalStateException("leaf_workerid_alloc has more than " + MAX_ROW_ID + " rows: the row of "
+                    + instance + " has id " + row.id() + ", but worker ids are id - 1 and must be in 0.."
+                    + SnowflakeLayout.MAX_WORKER_ID + ". Rows of retired instances are never removed automatically: "
+                    + "give this instance the row of a retired one, which keeps its max_timestamp: "
+                    + "DELETE FROM leaf_workerid_alloc WHERE ip_port = '" + instance.key() + "'; "
+                    + "UPDATE leaf_workerid_alloc SET ip_port = '" + instance.key() + "', ip = '" + instance.ip()
+                    + "', port = " + instance.port() + " WHERE ip_port = '<retired ip:port>'. "
+                    + "Deleting retired rows alone does not lower the AUTO_INCREMENT counter");
+        }
+        return (int) (row.id() - 1);
+    }
+
+    private Registration registerFromCache(Optional<Recorded> cached, PersistenceException failure) {
+        Throwable cause = SqlFailures.rootCause(failure);
+        if (!SqlFailures.unreachable(failure)) {
+            throw new WorkerIdUnavailableException("Snowflake mode mysql: could not read or insert the row of "
+                    + instance + " in leaf_workerid_alloc: " + cause.getMessage() + hint(failure), failure);
+        }
+        if (cached.isEmpty()) {
+            throw new WorkerIdUnavailableException("Snowflake mode mysql: the database of leaf.jdbc.url cannot be "
+                    + "reached (" + cause + ") and there is no worker-id cache at " + cache.path() + ", so the worker "
+                    + "id of " + instance + " is unknown. Make the database reachable (check leaf.jdbc.url, the "
+                    + "network and that the server runs), then start again", failure);
+        }
+        Recorded recorded = cached.get();
+        log.warn("Snowflake mode mysql: the database of leaf.jdbc.url cannot be reached ({}); {} starts with worker "
+                + "id {} and reservation {} from its cache {}, and updates its row once the database is back",
+                cause.toString(), instance, recorded.workerId(), recorded.reservedUntilMillis(), cache.path());
+        return new Registration(recorded.workerId(), recorded.reservedUntilMillis(),
+                new RowSink(recorded.workerId() + 1L, true));
+    }
+
+    /**
+     * Records a reservation in the cache file, then in the row. The row is best effort: the id is
+     * this instance's for good, and the cache alone keeps a restart on this machine safe.
+     */
+    private final class RowSink implements ReservationSink {
+
+        private final long rowId;
+        private final AtomicBoolean writing = new AtomicBoolean();
+        /** Set when an update found the row given to another instance. */
+        private volatile WorkerIdLostException lost;
+        /** Set while row updates fail, so an outage is logged once rather than on every renewal. */
+        private final AtomicBoolean rowBehind;
+
+        /** @param rowBehind whether the outage was already logged (a start from the cache) */
+        RowSink(long rowId, boolean rowBehind) {
+            this.rowId = rowId;
+            this.rowBehind = new AtomicBoolean(rowBehind);
+        }
+
+        @Override
+        public void record(int workerId, long reservedUntilMillis) {
+            throwIfLost();
+            cache.record(workerId, reservedUntilMillis); // throws when it fails: then the reservation is not used
+            // The row trails the cache: one update at a time, and a renewal that finds one still
+            // running leaves the row to the next renewal rather than queueing behind a stall.
+            if (writing.compareAndSet(false, true)) {
+                try {
+                    rowWriter.execute(() -> {
+                        try {
+                            updateRow(workerId, reservedUntilMillis, false);
+                        } catch (WorkerIdLostException e) {
+                            lost = e;
+                        } finally {
+                            writing.set(false);
+                        }
+                    });
+                } catch (RejectedExecutionException e) {
+                    writing.set(false); // shutting down: the cache file holds the reservation
+                }
+            }
+            throwIfLost();
+        }
+
+        private void throwIfLost() {
+            WorkerIdLostException failure = lost;
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        @Override
+        public void release(int workerId, long finalReservationMillis) {
+            cache.record(workerId, finalReservationMillis);
+            updateRow(workerId, finalReservationMillis, true);
+        }
+
+        private void updateRow(int workerId, long until, boolean exact) {
+            try (SqlSession session = sessions.openSession(true)) {
+                WorkerIdAllocMapper rows = session.getMapper(WorkerIdAllocMapper.class);
+                int updated = exact
+                        ? rows.setReservation(rowId, instance.key(), until)
+                        : rows.extendReservation(rowId, instance.key(), until);
+                // With useAffectedRows=true in the url an unchanged row counts 0: ask whether it is still ours.
+                if (updated == 0 && rows.countOwned(rowId, instance.key()) == 0) {
+                    restoreRow(rows, workerId, until);
+                }
+            } catch (PersistenceException e) {
+                rowNotUpdated(workerId, until, e);
+                return;
+            }
+            if (rowBehind.compareAndSet(true, false)) {
+                log.info("Snowflake mode mysql: the reservation of worker id {} is recorded in leaf_workerid_alloc "
+                        + "again", workerId);
+            }
+        }
+
+        /**
+         * Puts back a row someone deleted, with its id, so no new instance is given this worker id;
+         * if the id or this ip:port is in another row by now, the id is no longer this instance's.
+         */
+        private void restoreRow(WorkerIdAllocMapper rows, int workerId, long until) {
+            try {
+                rows.restore(rowId, instance.key(), instance.ip(), instance.port(), until);
+            } catch (PersistenceException e) {
+                if (SqlFailures.duplicateKey(e)) {
+                    throw new WorkerIdLostException("Row id " + rowId + " of leaf_workerid_alloc no longer belongs "
+                            + "to " + instance + " (it was deleted, and the id or this ip:port is in another row now)");
+                }
+                throw e;
+            }
+            log.warn("Snowflake mode mysql: the row of {} (worker id {}) was missing from leaf_workerid_alloc and has "
+                    + "been put back; delete rows only of instances that are stopped for good", instance, workerId);
+        }
+
+        private void rowNotUpdated(int workerId, long until, PersistenceException e) {
+            boolean first = rowBehind.compareAndSet(false, true);
+            String cause = SqlFailures.rootCause(e).toString();
+            if (!first) {
+                log.debug("Snowflake mode mysql: row of worker id {} still not updated ({})", workerId, cause);
+            } else if (SqlFailures.unreachable(e)) {
+                log.warn("Snowflake mode mysql: the database cannot be reached ({}); worker id {} keeps issuing on "
+                        + "its local reservation (until {}, in {}) and updates its row once the database is back",
+                        cause, workerId, until, cache.path());
+            } else {
+                log.error("Snowflake mode mysql: updating the row of worker id {} in leaf_workerid_alloc failed "
+                        + "({}){}; IDs keep being issued on the local reservation in {}", workerId, cause, hint(e),
+                        cache.path());
+            }
+        }
+    }
+
+    /** What to change when the database answered that the configuration is wrong; nothing otherwise. */
+    private static String hint(Throwable failure) {
+        return SqlFailures.classify(failure).misconfiguration() ? SqlFailures.hint(failure, TABLE_SCRIPT) : "";
+    }
+}

@@ -1,0 +1,33 @@
+package org.leafid.jdbc.segment;
+
+import com.alibaba.druid.pool.DruidDataSource;
+import java.nio.file.Path;
+import java.sql.Connection;
+import org.junit.jupiter.api.io.TempDir;
+import org.leafid.jdbc.EmbeddedDatabase;
+
+/**
+ * The {@code SegmentStore} contract on the embedded default: an H2 file database in MySQL mode
+ * with the schema the server creates when no {@code leaf.jdbc.url} is set, one per test.
+ */
+class LeafAllocRepositoryH2ContractTest extends LeafAllocRepositoryContractTest {
+
+    @TempDir
+    Path dataDir;
+
+    @Override
+    protected DruidDataSource openPool() throws Exception {
+        DruidDataSource pool = new DruidDataSource();
+        pool.setUrl(EmbeddedDatabase.url(dataDir));
+        pool.setUsername("sa");
+        pool.setPassword("");
+        pool.setValidationQuery("SELECT 1");
+        try (Connection connection = pool.getConnection()) {
+            EmbeddedDatabase.createSchema(connection);
+        } catch (Exception e) {
+            pool.close();
+            throw e;
+        }
+        return pool;
+    }
+}

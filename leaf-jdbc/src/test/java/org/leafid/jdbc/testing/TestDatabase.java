@@ -1,0 +1,307 @@
+package org.leafid.jdbc.testing;
+
+import com.alibaba.druid.pool.DruidDataSource;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.ibatis.jdbc.ScriptRunner;
+import org.junit.jupiter.api.Assumptions;
+import org.leafid.core.testing.TcpProxy;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.mysql.MySQLContainer;
+
+/**
+ * The real MySQL-protocol database the integration tests use, found as DESIGN.md says:
+ * {@code LEAF_TEST_JDBC_URL} (with {@code _USER}, {@code _PASSWORD}); else a Testcontainers MySQL
+ * when Docker runs; else a MySQL/MariaDB on 127.0.0.1:3306 as root without password; else the
+ * test fails when {@code CI} is set and is skipped with a message otherwise. The database is
+ * created when missing, so a new machine needs only a server; suites that need one of their own
+ * take a {@link #derived derived} one beside it, never a fixed name.
+ */
+public final class TestDatabase {
+
+    private static final String LOCAL_SERVER = "jdbc:mysql://127.0.0.1:3306/";
+    private static final String LOCAL_DATABASE = "leaf_test";
+    /** {@code jdbc:<driver>://host:port/} + database + {@code ?parameters}. */
+    private static final Pattern URL = Pattern.compile("^(jdbc:\\w+://[^/]+/)([^?;]*)(.*)$");
+    /** A database name that needs no quoting rules beyond backticks, nor escaping. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_$]{1,64}");
+    /** MySQL's and MariaDB's ER_BAD_DB_ERROR: "Unknown database". */
+    private static final int UNKNOWN_DATABASE = 1049;
+    /** ER_DBACCESS_DENIED_ERROR, which a user without rights on a database gets whether it exists or not. */
+    private static final int ACCESS_DENIED = 1044;
+
+    private final String url;
+    private final String user;
+    private final String password;
+
+    private TestDatabase(String url, String user, String password) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+    }
+
+    /** Found once per test JVM, on first use (the JVM's lazy class initialisation). */
+    private static final class Shared {
+        static final TestDatabase INSTANCE = locate();
+    }
+
+    /**
+     * The database at {@code url}, created when missing, with the tables of {@code sql/}.
+     *
+     * @throws IllegalStateException when it is missing and {@code user} may not create it
+     */
+    public static TestDatabase prepare(String url, String user, String password) {
+        TestDatabase database = new TestDatabase(url, user, password);
+        database.createIfMissing();
+        database.createTables();
+        return database;
+    }
+
+    /** The database for this test run, with the tables of {@code sql/} created. */
+    public static TestDatabase get() {
+        return Shared.INSTANCE;
+    }
+
+    public String url() {
+        return url;
+    }
+
+    /** The name of the database in {@link #url()}. */
+    public String name() {
+        return urlPart(2);
+    }
+
+    /**
+     * {@code <this database>_<suffix>} on the same server, prepared as this one is: for a suite
+     * that must not share rows with other test runs, yet follows wherever the tests are pointed.
+     *
+     * @throws IllegalStateException when it is missing and this user may not create it
+     */
+    public TestDatabase derived(String suffix) {
+        return prepare(urlPart(1) + name() + "_" + suffix + urlPart(3), user, password);
+    }
+
+    /** Drops this database: for one a test created. */
+    public void drop() {
+        try {
+            execute("DROP DATABASE IF EXISTS `" + name() + "`");
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not drop " + name(), e);
+        }
+    }
+
+    /** Runs {@code sql/leaf_alloc.sql} and {@code sql/leaf_workerid_alloc.sql} (both idempotent). */
+    public void createTables() {
+        runScript(repoFile("sql/leaf_alloc.sql"));
+        runScript(repoFile("sql/leaf_workerid_alloc.sql"));
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    /** The same database reached through {@code proxy} (which must relay to {@link #hostAndPort()}). */
+    public String urlThrough(TcpProxy proxy) {
+        String[] target = hostAndPort();
+        return url.replace("//" + target[0] + ":" + target[1] + "/", "//127.0.0.1:" + proxy.port() + "/");
+    }
+
+    /** Host and port of a {@code jdbc:mysql://host:port/db} or {@code jdbc:mariadb://…} url. */
+    public String[] hostAndPort() {
+        Matcher m = Pattern.compile("^jdbc:\\w+://([^:/]+):(\\d+)/").matcher(url);
+        if (!m.find()) {
+            throw new IllegalStateException("expected jdbc:<driver>://host:port/database, got " + url);
+        }
+        return new String[] {m.group(1), m.group(2)};
+    }
+
+    /** Properties that point a server at this database. */
+    public Map<String, Object> serverProperties() {
+        return Map.of("leaf.jdbc.url", url, "leaf.jdbc.username", user, "leaf.jdbc.password", password);
+    }
+
+    /** A new pool of its own, as another server instance would have. */
+    public DruidDataSource newPool() {
+        DruidDataSource pool = new DruidDataSource();
+        pool.setUrl(url);
+        pool.setUsername(user);
+        pool.setPassword(password);
+        pool.setMaxActive(8);
+        pool.setMaxWait(5_000);
+        pool.setValidationQuery("SELECT 1");
+        return pool;
+    }
+
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, user, password);
+    }
+
+    /** Inserts a tag with a name no other test uses and returns the name. */
+    public String newTag(String prefix, long maxId, int step) {
+        String tag = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+        insertTag(tag, maxId, step);
+        return tag;
+    }
+
+    public void insertTag(String tag, long maxId, int step) {
+        update("INSERT INTO leaf_alloc(biz_tag, max_id, step, description) VALUES (?, ?, ?, 'test')", tag, maxId, step);
+    }
+
+    public void deleteTag(String tag) {
+        update("DELETE FROM leaf_alloc WHERE biz_tag = ?", tag);
+    }
+
+    public long maxId(String tag) {
+        try (Connection connection = connect();
+                PreparedStatement select = connection.prepareStatement("SELECT max_id FROM leaf_alloc WHERE biz_tag = ?")) {
+            select.setString(1, tag);
+            try (var rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    throw new IllegalStateException("no row for " + tag);
+                }
+                return rows.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public void update(String sql, Object... parameters) {
+        try (Connection connection = connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** A file of the repository, found from the module directory Surefire runs in. */
+    public static Path repoFile(String relative) {
+        Path here = Path.of("").toAbsolutePath();
+        for (Path dir = here; dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve(relative);
+            if (Files.exists(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException(relative + " not found above " + here);
+    }
+
+    private void runScript(Path script) {
+        try (Connection connection = connect(); Reader reader = Files.newBufferedReader(script, StandardCharsets.UTF_8)) {
+            ScriptRunner runner = new ScriptRunner(connection);
+            runner.setLogWriter(null);
+            runner.setStopOnError(true);
+            runner.setAutoCommit(true);
+            runner.runScript(reader);
+        } catch (SQLException | IOException e) {
+            throw new IllegalStateException("could not run " + script + " on " + url, e);
+        }
+    }
+
+    private static TestDatabase locate() {
+        String url = System.getenv("LEAF_TEST_JDBC_URL");
+        if (url != null && !url.isBlank()) {
+            return prepare(url, envOr("LEAF_TEST_JDBC_USER", "root"), envOr("LEAF_TEST_JDBC_PASSWORD", ""));
+        }
+        if (dockerAvailable()) {
+            MySQLContainer mysql = new MySQLContainer("mysql:8.4");
+            mysql.start();
+            return prepare(mysql.getJdbcUrl(), mysql.getUsername(), mysql.getPassword());
+        }
+        try {
+            DriverManager.getConnection(LOCAL_SERVER + "?connectTimeout=2000", "root", "").close();
+        } catch (SQLException e) {
+            String how = "No MySQL-protocol database for the integration tests: set LEAF_TEST_JDBC_URL "
+                    + "(and LEAF_TEST_JDBC_USER, LEAF_TEST_JDBC_PASSWORD), start Docker, or run MySQL/MariaDB on "
+                    + "127.0.0.1:3306 with root and no password (" + e.getMessage() + ")";
+            if (System.getenv("CI") != null) {
+                throw new IllegalStateException(how, e);
+            }
+            Assumptions.abort(how);
+            throw new AssertionError("unreachable");
+        }
+        return prepare(LOCAL_SERVER + LOCAL_DATABASE, "root", "");
+    }
+
+    /**
+     * Connects to the database; when the server says it does not exist (or that this user may not
+     * use it, which it says for a missing one too), connects to the server alone and creates it.
+     * A user who may only use an existing database needs no CREATE right.
+     */
+    private void createIfMissing() {
+        String name = name();
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalStateException("expected a database name of letters, digits, _ and $ in " + url
+                    + ", got '" + name + "'");
+        }
+        SQLException unusable;
+        try {
+            connect().close();
+            return;
+        } catch (SQLException e) {
+            if (e.getErrorCode() != UNKNOWN_DATABASE && e.getErrorCode() != ACCESS_DENIED) {
+                throw new IllegalStateException("could not connect to the test database " + url + " as '" + user
+                        + "': " + e.getMessage(), e);
+            }
+            unusable = e;
+        }
+        try {
+            execute("CREATE DATABASE IF NOT EXISTS `" + name + "`");
+        } catch (SQLException e) {
+            e.addSuppressed(unusable);
+            throw new IllegalStateException("The test database '" + name + "' could not be used ("
+                    + unusable.getMessage() + ") nor created by user '" + user + "' (" + e.getMessage()
+                    + "): create it (CREATE DATABASE " + name + ") and grant it to that user, or point "
+                    + "LEAF_TEST_JDBC_URL at a database it may use", e);
+        }
+    }
+
+    /** Runs one statement on the server of {@link #url()}, outside any database. */
+    private void execute(String sql) throws SQLException {
+        try (Connection server = DriverManager.getConnection(urlPart(1) + urlPart(3), user, password);
+                Statement statement = server.createStatement()) {
+            statement.executeUpdate(sql);
+        }
+    }
+
+    /** Group 1: {@code jdbc:<driver>://host:port/}, 2: the database, 3: the parameters. */
+    private String urlPart(int group) {
+        Matcher m = URL.matcher(url);
+        if (!m.matches()) {
+            throw new IllegalStateException("expected jdbc:<driver>://host:port/database, got " + url);
+        }
+        return m.group(group);
+    }
+
+    private static boolean dockerAvailable() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static String envOr(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null ? fallback : value;
+    }
+}

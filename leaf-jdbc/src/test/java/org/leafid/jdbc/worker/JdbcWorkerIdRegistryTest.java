@@ -1,0 +1,284 @@
+package org.leafid.jdbc.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.alibaba.druid.pool.DruidDataSource;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.snowflake.ReservationAheadOfClockException;
+import org.leafid.core.snowflake.ReservingWorkerIdHolder;
+import org.leafid.core.snowflake.WorkerIdLostException;
+import org.leafid.core.testing.FakeClock;
+import org.leafid.core.testing.TcpProxy;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.ReservationFile;
+import org.leafid.core.worker.WorkerCacheFiles;
+import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.testing.TestDatabase;
+
+/**
+ * {@link JdbcWorkerIdRegistry} against the real MySQL-protocol database, driven by the holder and
+ * generator the server uses. Each test names its instances with an IP of its own, so tests sharing
+ * the table do not see each other's rows, and deletes them afterwards. What every registry does
+ * (restart, outage, crash) is in {@link JdbcWorkerIdRegistryContractTest}; here the rows.
+ */
+class JdbcWorkerIdRegistryTest {
+
+    private static final Duration REPORT_INTERVAL = Duration.ofSeconds(3);
+    private static final long START_MILLIS = 1_750_000_000_000L;
+
+    private final TestDatabase database = TestDatabase.get();
+    private final String ip = "10.0." + ThreadLocalRandom.current().nextInt(256) + "."
+            + ThreadLocalRandom.current().nextInt(1, 255);
+    private final FakeClock clock = new FakeClock(START_MILLIS);
+    private final List<DruidDataSource> pools = new ArrayList<>();
+    private final List<ReservingWorkerIdHolder> holders = new ArrayList<>();
+    private final List<TcpProxy> proxies = new ArrayList<>();
+
+    @TempDir
+    Path dataDir;
+
+    @BeforeEach
+    void resetCounter() {
+        // TestDatabase created the table from sql/leaf_workerid_alloc.sql.
+        // Deleted rows leave the AUTO_INCREMENT counter where it was; move it back to max(id) + 1 so
+        // that test runs keep getting row ids below 1024.
+        database.update("ALTER TABLE leaf_workerid_alloc AUTO_INCREMENT = 1");
+    }
+
+    @AfterEach
+    void cleanUp() throws IOException {
+        holders.forEach(ReservingWorkerIdHolder::close);
+        for (TcpProxy proxy : proxies) {
+            proxy.close();
+        }
+        pools.forEach(DruidDataSource::close);
+        database.update("DELETE FROM leaf_workerid_alloc WHERE ip = ?", ip);
+    }
+
+    @Test
+    void instancesGetConsecutiveWorkerIdsAndARestartGetsItsOwnBack() {
+        ReservingWorkerIdHolder first = start(registry(8080), Duration.ofSeconds(10));
+        int k = first.workerId();
+        ReservingWorkerIdHolder second = start(registry(8081), Duration.ofSeconds(10));
+
+        assertThat(second.workerId()).isEqualTo(k + 1);
+        assertThat(rowId(ip + ":8080")).isEqualTo(k + 1L);
+
+        first.close();
+        ReservingWorkerIdHolder restarted = start(registry(8080), Duration.ofSeconds(10));
+        assertThat(restarted.workerId()).isEqualTo(k);
+        assertThat(rowCount()).isEqualTo(2);
+    }
+
+    @Test
+    void reservationFarAheadOfTheClockRefusesTheStart() {
+        insertRow(8080, START_MILLIS + 60_000);
+        ReservingWorkerIdHolder holder = holder(registry(8080), Duration.ofSeconds(5));
+
+        assertThatThrownBy(holder::start).isInstanceOf(ReservationAheadOfClockException.class)
+                .hasMessageContaining("fix the clock");
+        assertThat(maxTimestamp(ip + ":8080")).isEqualTo(START_MILLIS + 60_000);
+    }
+
+    @Test
+    void reservationSlightlyAheadOfTheClockIsWaitedOut() {
+        insertRow(8080, START_MILLIS + 2_000);
+
+        ReservingWorkerIdHolder holder = start(registry(8080), Duration.ofSeconds(5));
+
+        assertThat(clock.sleptMillis()).isEqualTo(2_000);
+        assertThat(holder.lease().validFromMillis()).isEqualTo(START_MILLIS + 2_000);
+        assertThat(holder.lease().covers(clock.millis())).isTrue();
+    }
+
+    @Test
+    void renewalWritesTheReservationToTheRowAndTheCacheFile() {
+        ReservingWorkerIdHolder holder = start(registry(8080), Duration.ofSeconds(5));
+        clock.advance(REPORT_INTERVAL);
+
+        holder.renew();
+
+        long expected = clock.millis() + 2 * REPORT_INTERVAL.toMillis();
+        assertThat(holder.lease().reservedUntilMillis()).isEqualTo(expected);
+        assertThat(maxTimestamp(ip + ":8080")).isEqualTo(expected);
+        assertThat(cache(8080).read()).contains(new ReservationFile.Recorded(holder.workerId(), expected));
+    }
+
+    @Test
+    void databaseDownAtStartWithACacheFileStartsWithTheCachedIdAndCatchesUpLater() throws IOException {
+        TcpProxy proxy = proxy();
+        JdbcWorkerIdRegistry registry = registry(pool(proxy), 8080);
+        ReservingWorkerIdHolder before = start(registry, Duration.ofSeconds(10));
+        int k = before.workerId();
+        before.close();
+        proxy.cut();
+
+        ReservingWorkerIdHolder holder = start(registry(pool(proxy), 8080), Duration.ofSeconds(10));
+
+        assertThat(holder.workerId()).isEqualTo(k);
+        long reserved = holder.lease().reservedUntilMillis();
+        assertThat(cache(8080).read()).contains(new ReservationFile.Recorded(k, reserved));
+        assertThat(maxTimestamp(ip + ":8080")).isLessThan(reserved);
+
+        // While it stays down, renewals go on from the cache alone.
+        clock.advance(REPORT_INTERVAL);
+        holder.renew();
+        assertThat(holder.lease().reservedUntilMillis()).isGreaterThan(reserved);
+        assertThat(holder.lease().covers(clock.millis())).isTrue();
+
+        proxy.restore();
+        // The pool replaces its broken connections in real time: a bounded wait.
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            holder.renew();
+            assertThat(maxTimestamp(ip + ":8080")).isEqualTo(holder.lease().reservedUntilMillis());
+        });
+    }
+
+    @Test
+    void refusalByTheDatabaseFailsTheStartEvenWithACacheFile() {
+        cache(8080).record(3, START_MILLIS - 1_000);
+        DruidDataSource pool = pool();
+        pool.setPassword("not-the-password");
+        pool.setMaxWait(1_000);
+        pool.setBreakAfterAcquireFailure(false);
+        ReservingWorkerIdHolder holder = holder(registry(pool, 8080), Duration.ofSeconds(5));
+
+        // The database answered: a configuration error to fix, not an outage to ride out on the cache.
+        assertThatThrownBy(holder::start).isInstanceOf(WorkerIdUnavailableException.class)
+                .hasMessageContaining("check leaf.jdbc.username and leaf.jdbc.password");
+    }
+
+    @Test
+    void moreThan1024RowsIsAClearStartUpError() {
+        database.update("INSERT INTO leaf_workerid_alloc(id, ip_port, ip, port) VALUES (1025, ?, ?, 8080)",
+                ip + ":8080", ip);
+        try {
+            assertThatThrownBy(() -> registry(8080).register()).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("more than 1024 rows")
+                    .hasMessageContaining(ip + ":8080")
+                    .hasMessageContaining("retired");
+        } finally {
+            database.update("DELETE FROM leaf_workerid_alloc WHERE id = 1025");
+            database.update("ALTER TABLE leaf_workerid_alloc AUTO_INCREMENT = 1");
+        }
+    }
+
+    @Test
+    void deletedRowIsPutBackWithItsIdAtTheNextRenewal() {
+        ReservingWorkerIdHolder holder = start(registry(8080), Duration.ofSeconds(5));
+        long rowId = rowId(ip + ":8080");
+        database.update("DELETE FROM leaf_workerid_alloc WHERE id = ?", rowId);
+
+        clock.advance(REPORT_INTERVAL);
+        holder.renew();
+
+        assertThat(rowId(ip + ":8080")).isEqualTo(rowId);
+        assertThat(maxTimestamp(ip + ":8080")).isEqualTo(holder.lease().reservedUntilMillis());
+    }
+
+    @Test
+    void rowGivenToAnotherInstanceLosesTheIdAtTheNextRenewal() {
+        ReservingWorkerIdHolder holder = start(registry(8080), Duration.ofSeconds(5));
+        database.update("UPDATE leaf_workerid_alloc SET ip_port = ?, port = 9090 WHERE ip_port = ?",
+                ip + ":9090", ip + ":8080");
+
+        assertThatThrownBy(holder::renew).isInstanceOf(WorkerIdLostException.class)
+                .hasMessageContaining(ip + ":8080");
+    }
+
+    // --- helpers ---
+
+    private ReservingWorkerIdHolder start(JdbcWorkerIdRegistry registry, Duration maxStartWait) {
+        ReservingWorkerIdHolder holder = holder(registry, maxStartWait);
+        holder.start();
+        return holder;
+    }
+
+    private ReservingWorkerIdHolder holder(JdbcWorkerIdRegistry registry, Duration maxStartWait) {
+        ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry, clock, clock, REPORT_INTERVAL,
+                maxStartWait);
+        holders.add(holder);
+        return holder;
+    }
+
+    private JdbcWorkerIdRegistry registry(int port) {
+        return registry(pool(), port);
+    }
+
+    private JdbcWorkerIdRegistry registry(DruidDataSource pool, int port) {
+        return new JdbcWorkerIdRegistry(LeafSqlSessions.create(pool), new InstanceAddress(ip, port), cache(port), Runnable::run);
+    }
+
+    private ReservationFile cache(int port) {
+        return new WorkerCacheFiles(dataDir, "leaf", port).registry();
+    }
+
+    private DruidDataSource pool() {
+        DruidDataSource pool = database.newPool();
+        pools.add(pool);
+        return pool;
+    }
+
+    /** A pool that reaches the database through {@code proxy}, with short waits as the server sets them. */
+    private DruidDataSource pool(TcpProxy proxy) {
+        DruidDataSource pool = pool();
+        pool.setUrl(database.urlThrough(proxy));
+        pool.setMaxWait(1_000);
+        pool.setConnectTimeout(1_000);
+        pool.setSocketTimeout(2_000);
+        pool.setBreakAfterAcquireFailure(false);
+        return pool;
+    }
+
+    private TcpProxy proxy() throws IOException {
+        String[] target = database.hostAndPort();
+        TcpProxy proxy = new TcpProxy(target[0], Integer.parseInt(target[1]));
+        proxies.add(proxy);
+        return proxy;
+    }
+
+    private void insertRow(int port, long maxTimestamp) {
+        database.update("INSERT INTO leaf_workerid_alloc(ip_port, ip, port, max_timestamp) VALUES (?, ?, ?, ?)",
+                ip + ":" + port, ip, port, maxTimestamp);
+    }
+
+    private long rowId(String ipPort) {
+        return queryLong("SELECT id FROM leaf_workerid_alloc WHERE ip_port = ?", ipPort);
+    }
+
+    private long maxTimestamp(String ipPort) {
+        return queryLong("SELECT max_timestamp FROM leaf_workerid_alloc WHERE ip_port = ?", ipPort);
+    }
+
+    private long rowCount() {
+        return queryLong("SELECT COUNT(*) FROM leaf_workerid_alloc WHERE ip = ?", ip);
+    }
+
+    private long queryLong(String sql, String parameter) {
+        try (Connection connection = database.connect(); PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setString(1, parameter);
+            try (ResultSet rows = select.executeQuery()) {
+                assertThat(rows.next()).as("a row for %s", parameter).isTrue();
+                return rows.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package org.leafid.autoconfigure.jdbc;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * {@code leaf.jdbc.*}: the MySQL database holding {@code leaf_alloc}. An empty url means the
+ * embedded H2 database under {@code leaf.data-dir}.
+ *
+ * @param url JDBC url of the MySQL database; empty means the embedded H2 database
+ * @param username database user
+ * @param password database password
+ * @param poolSize connections kept by the pool
+ * @param connectTimeout bound on opening a connection and on waiting for one from the pool
+ * @param queryTimeout bound on one statement (socket read timeout)
+ */
+@Validated
+@ConfigurationProperties("leaf.jdbc")
+public record JdbcProperties(
+        @DefaultValue("") String url,
+        @DefaultValue("") String username,
+        @DefaultValue("") String password,
+        @DefaultValue("8") @Min(1) @Max(256) int poolSize,
+        @DefaultValue("2s") Duration connectTimeout,
+        @DefaultValue("5s") Duration queryTimeout) {
+
+    public boolean embedded() {
+        return url == null || url.isBlank();
+    }
+
+    @Override
+    public String toString() {
+        // never print the password
+        return "JdbcProperties[url=" + url + ", username=" + username + ", poolSize=" + poolSize + "]";
+    }
+}

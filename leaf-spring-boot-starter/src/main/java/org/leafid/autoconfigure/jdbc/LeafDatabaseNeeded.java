@@ -1,0 +1,20 @@
+package org.leafid.autoconfigure.jdbc;
+
+import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
+import org.leafid.autoconfigure.snowflake.ConditionalOnWorkerIdMode;
+import org.leafid.autoconfigure.snowflake.WorkerIdMode;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+
+/** The {@code leaf.jdbc} database is needed by segment mode and by the {@code mysql} worker-id mode. */
+class LeafDatabaseNeeded extends AnyNestedCondition {
+
+    LeafDatabaseNeeded() {
+        super(ConfigurationPhase.REGISTER_BEAN);
+    }
+
+    @ConditionalOnLeafSwitch("leaf.segment.enable")
+    static class SegmentMode {}
+
+    @ConditionalOnWorkerIdMode(WorkerIdMode.MYSQL)
+    static class MysqlWorkerIds {}
+}

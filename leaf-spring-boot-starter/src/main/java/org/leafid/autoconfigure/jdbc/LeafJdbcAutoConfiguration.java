@@ -1,0 +1,116 @@
+package org.leafid.autoconfigure.jdbc;
+
+import com.alibaba.druid.pool.DruidDataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.autoconfigure.LeafConfigurationException;
+import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.jdbc.EmbeddedDatabase;
+import org.leafid.jdbc.LeafSqlSessions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+
+/**
+ * The database of {@code leaf_alloc} (and of {@code leaf_workerid_alloc} in the {@code mysql}
+ * mode), in this order:
+ * <ol>
+ * <li>{@code leaf.jdbc.url} set: Leaf's own Druid pool on it;
+ * <li>no url and the application has one {@link DataSource} bean: that one, so an application
+ *     keeps {@code leaf_alloc} in its own database without repeating its settings;
+ * <li>neither: an H2 file database under {@code leaf.data-dir}, created with the sample tag
+ *     (the server's embedded default; the application needs {@code com.h2database:h2}).
+ * </ol>
+ * The result is a {@link LeafDataSource}, not a {@code DataSource} bean: Leaf's pool must not
+ * take the place of the application's (Spring Boot makes its own only while there is none).
+ * Everything Leaf does on the database goes through the one {@link SqlSessionFactory} made here.
+ */
+@AutoConfiguration
+@Conditional(LeafDatabaseNeeded.class)
+@EnableConfigurationProperties({LeafProperties.class, JdbcProperties.class})
+public class LeafJdbcAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(LeafJdbcAutoConfiguration.class);
+    private static final Duration EMBEDDED_OPEN_WAIT = Duration.ofSeconds(30);
+
+    @Bean
+    @ConditionalOnMissingBean
+    LeafDataSource leafDataSource(LeafProperties leaf, JdbcProperties jdbc, ObjectProvider<DataSource> applicationDataSource)
+            throws SQLException, IOException {
+        if (jdbc.embedded()) {
+            DataSource own = applicationDataSource.getIfUnique();
+            if (own != null) {
+                log.info("No leaf.jdbc.url: Leaf uses the application's DataSource ({})", LeafSqlSessions.url(own));
+                return new LeafDataSource(own, LeafSqlSessions.url(own), false, false);
+            }
+            if (!EmbeddedDatabase.available()) {
+                throw new LeafConfigurationException("leaf.jdbc.url", "is unset, the application has no DataSource "
+                        + "bean, and H2 (the embedded database) is not on the classpath.", "Set leaf.jdbc.url to "
+                        + "the database of leaf_alloc, define a DataSource, or add com.h2database:h2.");
+            }
+        }
+        DruidDataSource pool = pool(leaf, jdbc);
+        return new LeafDataSource(pool, pool.getUrl(), jdbc.embedded(), true);
+    }
+
+    /** Leaf's one session factory on the database above (see {@link LeafSqlSessions}). */
+    @Bean
+    @ConditionalOnMissingBean
+    SqlSessionFactory leafSqlSessions(LeafDataSource leafDataSource) {
+        return LeafSqlSessions.create(leafDataSource.dataSource());
+    }
+
+    private static DruidDataSource pool(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {
+        DruidDataSource pool = new DruidDataSource();
+        pool.setName("leaf");
+        if (jdbc.embedded()) {
+            Path dir = leaf.dataDir().toAbsolutePath().normalize();
+            Files.createDirectories(dir);
+            pool.setUrl(EmbeddedDatabase.url(dir));
+            pool.setUsername("sa");
+            pool.setPassword("");
+            log.info("No leaf.jdbc.url: using the embedded H2 database in {}", dir);
+        } else {
+            pool.setUrl(jdbc.url());
+            pool.setUsername(jdbc.username());
+            pool.setPassword(jdbc.password());
+        }
+        pool.setInitialSize(0); // start even while the database is down; loads fail with 503 instead
+        pool.setMinIdle(1);
+        pool.setMaxActive(jdbc.poolSize());
+        pool.setMaxWait(jdbc.connectTimeout().toMillis());
+        pool.setConnectTimeout((int) jdbc.connectTimeout().toMillis());
+        pool.setSocketTimeout((int) jdbc.queryTimeout().toMillis());
+        pool.setValidationQuery("SELECT 1");
+        pool.setTestWhileIdle(true);
+        pool.setTestOnBorrow(false);
+        pool.setKeepAlive(true);
+        pool.setBreakAfterAcquireFailure(false);
+        // While the database is down the pool's creator thread retries every half second and logs
+        // each failure at ERROR with a stack trace (hundreds a minute). Its logger is off in
+        // application.properties; the segment store's own line names the cause once per interval.
+        pool.init();
+        if (jdbc.embedded()) {
+            createEmbeddedSchema(pool);
+        }
+        return pool;
+    }
+
+    private static void createEmbeddedSchema(DruidDataSource pool) throws SQLException, IOException {
+        // A local file, yet its first opening can outlast leaf.jdbc.connect-timeout on a loaded machine.
+        try (Connection connection = pool.getConnection(EMBEDDED_OPEN_WAIT.toMillis())) {
+            EmbeddedDatabase.createSchema(connection);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package org.leafid.autoconfigure.segment;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.InstantSource;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.autoconfigure.ClockAutoConfiguration;
+import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
+import org.leafid.autoconfigure.jdbc.LeafDataSource;
+import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
+import org.leafid.core.DaemonThreads;
+import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.core.segment.SegmentSettings;
+import org.leafid.core.segment.SegmentStore;
+import org.leafid.core.segment.StepPolicy;
+import org.leafid.jdbc.DatabaseOutageLog;
+import org.leafid.jdbc.JdbcUrls;
+import org.leafid.jdbc.segment.LeafAllocRepository;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Segment mode ({@code leaf.segment.enable}, on by default): the {@code leaf_alloc} store, the
+ * allocator with one generator per tag, its meters, health and the periodic tag refresh. Each
+ * bean gives way to one of the same type the application defines.
+ */
+@AutoConfiguration(after = {ClockAutoConfiguration.class, LeafJdbcAutoConfiguration.class})
+@ConditionalOnLeafSwitch("leaf.segment.enable")
+@EnableConfigurationProperties(SegmentProperties.class)
+public class SegmentAutoConfiguration {
+
+    /** Also the admin API's access to the table (the server injects it by this type). */
+    @Bean
+    @ConditionalOnMissingBean(SegmentStore.class)
+    LeafAllocRepository segmentStore(SqlSessionFactory leafSqlSessions) {
+        return new LeafAllocRepository(leafSqlSessions);
+    }
+
+    /** Block loads: at most one per tag at a time, so a small bounded pool is enough. */
+    @Bean(destroyMethod = "shutdownNow")
+    @ConditionalOnMissingBean(name = "segmentLoader")
+    ThreadPoolExecutor segmentLoader() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(10_000), new DaemonThreads("leaf-segment-loader"));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /** On the application's registry; without one (no Micrometer setup) the meters are kept but not published. */
+    @Bean
+    @ConditionalOnMissingBean
+    SegmentMeters segmentMeters(ObjectProvider<MeterRegistry> registry) {
+        return new SegmentMeters(registry.getIfAvailable(SimpleMeterRegistry::new));
+    }
+
+    /** One line per cause per refresh interval while the database fails, one when it answers again. */
+    @Bean
+    @ConditionalOnMissingBean(name = "segmentOutageLog")
+    DatabaseOutageLog segmentOutageLog(SegmentProperties properties) {
+        return new DatabaseOutageLog(LoggerFactory.getLogger(SegmentTagRefresher.class), properties.refreshInterval(),
+                System::nanoTime);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SegmentLoadOutcomes segmentLoadOutcomes(SegmentMeters segmentMeters, DatabaseOutageLog segmentOutageLog,
+            LeafDataSource leafDataSource, InstantSource leafClock) {
+        return new SegmentLoadOutcomes(segmentMeters, segmentOutageLog, databaseName(leafDataSource), leafClock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SegmentAllocator segmentAllocator(SegmentStore segmentStore, SegmentProperties properties,
+            InstantSource leafClock, ThreadPoolExecutor segmentLoader, SegmentMeters segmentMeters,
+            SegmentLoadOutcomes segmentLoadOutcomes) {
+        SegmentSettings settings = new SegmentSettings(new StepPolicy(properties.maxStep(), StepPolicy.DEFAULT_TARGET),
+                properties.loadWait(), segmentLoadOutcomes);
+        return new SegmentAllocator(segmentStore, settings, leafClock, segmentLoader, segmentMeters);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SegmentTagRefresher segmentTagRefresher(SegmentAllocator segmentAllocator, SegmentProperties properties,
+            DatabaseOutageLog segmentOutageLog, LeafDataSource leafDataSource) {
+        return new SegmentTagRefresher(segmentAllocator, properties.refreshInterval(), segmentOutageLog,
+                databaseName(leafDataSource));
+    }
+
+    /** Readiness {@code segment}: DOWN until the tags are loaded; with Spring Boot's health support only. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    static class Health {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "segmentHealthIndicator")
+        SegmentHealthIndicator segmentHealthIndicator(SegmentAllocator segmentAllocator) {
+            return new SegmentHealthIndicator(segmentAllocator);
+        }
+    }
+
+    private static String databaseName(LeafDataSource dataSource) {
+        return "The database of leaf_alloc (" + JdbcUrls.withoutPassword(dataSource.url()) + ")";
+    }
+}

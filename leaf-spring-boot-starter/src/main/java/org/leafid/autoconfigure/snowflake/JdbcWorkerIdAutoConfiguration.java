@@ -1,0 +1,44 @@
+package org.leafid.autoconfigure.snowflake;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.autoconfigure.LeafConfigurationException;
+import org.leafid.autoconfigure.jdbc.LeafDataSource;
+import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
+import org.leafid.core.DaemonThreads;
+import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.WorkerCacheFiles;
+import org.leafid.jdbc.worker.JdbcWorkerIdRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Worker-id mode {@code mysql}: a row per instance in {@code leaf_workerid_alloc} of Leaf's
+ * database, which must be a real one (the embedded H2 file cannot be shared by instances).
+ */
+@AutoConfiguration(before = SnowflakeAutoConfiguration.class, after = LeafJdbcAutoConfiguration.class)
+@ConditionalOnWorkerIdMode(WorkerIdMode.MYSQL)
+public class JdbcWorkerIdAutoConfiguration {
+
+    /** Row updates of renewals, off the renewing thread (see JdbcWorkerIdRegistry). */
+    @Bean(destroyMethod = "shutdownNow")
+    @ConditionalOnMissingBean(name = "workerIdRowWriter")
+    ExecutorService workerIdRowWriter() {
+        return Executors.newSingleThreadExecutor(new DaemonThreads("leaf-workerid-row"));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    WorkerIdRegistry workerIdRegistry(LeafDataSource leafDataSource, SqlSessionFactory leafSqlSessions,
+            InstanceAddress instance, WorkerCacheFiles files, ExecutorService workerIdRowWriter) {
+        if (leafDataSource.embedded()) {
+            throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=mysql: "
+                    + "worker ids are rows of leaf_workerid_alloc in that database.", "Set leaf.jdbc.url (and "
+                    + "create the table with sql/leaf_workerid_alloc.sql), or choose another leaf.snowflake.mode.");
+        }
+        return new JdbcWorkerIdRegistry(leafSqlSessions, instance, files.registry(), workerIdRowWriter);
+    }
+}

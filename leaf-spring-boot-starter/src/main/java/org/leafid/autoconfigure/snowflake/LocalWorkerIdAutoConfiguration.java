@@ -1,0 +1,24 @@
+package org.leafid.autoconfigure.snowflake;
+
+import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.LocalWorkerIdRegistry;
+import org.leafid.core.worker.LocalWorkerIds;
+import org.leafid.core.worker.WorkerCacheFiles;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** Worker-id mode {@code local}: the id from {@code leaf.snowflake.local.*}, its reservation in a local file. */
+@AutoConfiguration(before = SnowflakeAutoConfiguration.class)
+@ConditionalOnWorkerIdMode(WorkerIdMode.LOCAL)
+public class LocalWorkerIdAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    WorkerIdRegistry workerIdRegistry(SnowflakeProperties properties, InstanceAddress instance,
+            WorkerCacheFiles files) {
+        LocalWorkerIds ids = WorkIdMap.parse(properties.local().workIdMap(), properties.local().workerId());
+        return new LocalWorkerIdRegistry(ids, instance, files.local());
+    }
+}

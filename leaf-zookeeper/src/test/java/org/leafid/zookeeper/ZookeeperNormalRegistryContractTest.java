@@ -1,0 +1,71 @@
+package org.leafid.zookeeper;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.testing.WorkerIdRegistryOutageContractTest;
+import org.leafid.core.worker.InstanceAddress;
+
+/**
+ * The worker-id registry contract for {@code zk_normal} on a real in-process ZooKeeper
+ * (curator-test), stopped and restarted for outages; each instance has its own client and cache
+ * files, and renewals write the node in the renewing thread.
+ */
+class ZookeeperNormalRegistryContractTest extends WorkerIdRegistryOutageContractTest {
+
+    @TempDir
+    Path dir;
+
+    private ZookeeperNormalFixture zk;
+
+    @BeforeEach
+    void startZookeeper() throws Exception {
+        zk = new ZookeeperNormalFixture(dir);
+    }
+
+    @AfterEach
+    void closeZookeeper() throws Exception {
+        zk.close();
+    }
+
+    ZookeeperNormalRegistryContractTest() {
+        super(Restart.KEEPS_ID, Outage.STARTS_FROM_CACHE);
+    }
+
+    @Override
+    protected WorkerIdRegistry registry(int instance) {
+        return zk.registry(address(instance), Runnable::run);
+    }
+
+    @Override
+    protected void cutBackend() {
+        try {
+            zk.server().stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not stop ZooKeeper", e);
+        }
+    }
+
+    @Override
+    protected void restoreBackend() {
+        try {
+            zk.server().restart();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not restart ZooKeeper", e);
+        }
+    }
+
+    /** The key, and both cache files looked for: this server's and Meituan Leaf's. */
+    @Override
+    protected List<String> outageErrorNames(int instance) {
+        return List.of("leaf.snowflake.zk.address", "no cache file", zk.cache(address(instance)).path().toString(),
+                zk.leafCache(address(instance)).path().toString(), "start again");
+    }
+
+    private static InstanceAddress address(int instance) {
+        return new InstanceAddress("10.3.0." + instance, 8080);
+    }
+}

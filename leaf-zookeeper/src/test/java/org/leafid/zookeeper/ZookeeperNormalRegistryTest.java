@@ -1,0 +1,176 @@
+package org.leafid.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.snowflake.ReservationAheadOfClockException;
+import org.leafid.core.snowflake.ReservingWorkerIdHolder;
+import org.leafid.core.snowflake.SnowflakeGenerator;
+import org.leafid.core.testing.FakeClock;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.ReservationFile;
+
+/**
+ * {@code zk_normal} against a real ZooKeeper server (curator-test, in-process): what is its own,
+ * the nodes, their numbering and data, and the node writer. What every registry does (restart,
+ * outage, crash) is in {@link ZookeeperNormalRegistryContractTest}.
+ */
+class ZookeeperNormalRegistryTest {
+
+    private static final Duration REPORT_INTERVAL = ZookeeperNormalFixture.REPORT_INTERVAL;
+
+    @TempDir
+    Path dataDir;
+
+    private ZookeeperNormalFixture zk;
+    private ZkPaths paths;
+    private FakeClock clock;
+
+    @BeforeEach
+    void startZookeeper() throws Exception {
+        zk = new ZookeeperNormalFixture(dataDir);
+        paths = zk.paths();
+        clock = zk.clock();
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        zk.close();
+    }
+
+    @Test
+    void workerIdsAreTheSequenceNumbersOfTheNodesFromZero() {
+        // Leaf's numbering; a restart keeping its id is in ZookeeperNormalRegistryContractTest.
+        ReservingWorkerIdHolder first = started(instance("10.0.0.1", 8080), Duration.ofSeconds(5));
+        ReservingWorkerIdHolder second = started(instance("10.0.0.2", 8080), Duration.ofSeconds(5));
+
+        assertThat(first.workerId()).isZero();
+        assertThat(second.workerId()).isOne();
+    }
+
+    @Test
+    void reservationIsWrittenToTheNodeAndTheCacheFile() throws Exception {
+        InstanceAddress instance = instance("10.0.0.3", 8080);
+        ReservingWorkerIdHolder holder = started(instance, Duration.ofSeconds(5));
+        long reserved = holder.lease().reservedUntilMillis();
+
+        String node = paths.forever() + "/" + client().getChildren().forPath(paths.forever()).get(0);
+        assertThat(WorkerNode.parse(node, client().getData().forPath(node)).timestamp()).isEqualTo(reserved);
+        assertThat(cache(instance).read()).hasValue(new ReservationFile.Recorded(0, reserved));
+        assertThat(reserved).isEqualTo(clock.millis() + 2 * REPORT_INTERVAL.toMillis());
+    }
+
+    @Test
+    void nodeReservedFarInTheFutureRefusesTheStart() throws Exception {
+        InstanceAddress instance = instance("10.0.0.4", 8080);
+        client().create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(
+                paths.forever() + "/" + instance.key() + "-",
+                new WorkerNode(instance.ip(), instance.port(), clock.millis() + 60_000).toBytes());
+
+        assertThatThrownBy(() -> started(instance, Duration.ofSeconds(5)))
+                .isInstanceOf(ReservationAheadOfClockException.class).hasMessageContaining("ahead of the clock");
+    }
+
+    @Test
+    void nodeSlightlyAheadIsWaitedOut() throws Exception {
+        InstanceAddress instance = instance("10.0.0.5", 8080);
+        long recorded = clock.millis() + 2_000;
+        client().create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(
+                paths.forever() + "/" + instance.key() + "-",
+                new WorkerNode(instance.ip(), instance.port(), recorded).toBytes());
+
+        ReservingWorkerIdHolder holder = started(instance, Duration.ofSeconds(5));
+
+        // The node's time may be carried by IDs already (Leaf writes the last time it saw): after it.
+        assertThat(clock.millis()).isGreaterThan(recorded);
+        assertThat(holder.lease().validFromMillis()).isEqualTo(recorded + 1);
+    }
+
+    @Test
+    void aStalledNodeWriteDoesNotHoldUpRenewalsSoIssuingGoesOn() throws Exception {
+        // A partitioned ZooKeeper can block a write for seconds; renewals must not wait for it.
+        InstanceAddress instance = instance("10.0.0.11", 8080);
+        CountDownLatch zookeeperAnswers = new CountDownLatch(1);
+        ExecutorService stalledWriter = Executors.newSingleThreadExecutor();
+        zk.closeLater(stalledWriter::shutdownNow);
+        stalledWriter.execute(() -> {
+            try {
+                zookeeperAnswers.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        ReservingWorkerIdHolder holder = zk.started(zk.registry(instance, stalledWriter), Duration.ofSeconds(5));
+        SnowflakeGenerator generator = generator(holder);
+        long firstReservation = holder.lease().reservedUntilMillis();
+        Set<Long> ids = new HashSet<>();
+
+        for (int renewal = 0; renewal < 10; renewal++) {
+            clock.advance(REPORT_INTERVAL.toMillis());
+            holder.renew();
+            for (int i = 0; i < 1_000; i++) {
+                assertThat(ids.add(generator.nextId())).isTrue();
+            }
+        }
+
+        long reserved = holder.lease().reservedUntilMillis();
+        assertThat(reserved).isGreaterThan(firstReservation + 9 * REPORT_INTERVAL.toMillis());
+        assertThat(cache(instance).read()).hasValue(new ReservationFile.Recorded(holder.workerId(), reserved));
+        zookeeperAnswers.countDown();
+        stalledWriter.submit(() -> { }).get(10, TimeUnit.SECONDS); // the queued write has run
+        holder.renew(); // the writer is free again: this renewal reaches the node
+        stalledWriter.shutdown();
+        assertThat(stalledWriter.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        String node = paths.forever() + "/" + client().getChildren().forPath(paths.forever()).get(0);
+        assertThat(WorkerNode.parse(node, client().getData().forPath(node)).timestamp())
+                .isGreaterThanOrEqualTo(reserved);
+    }
+
+    @Test
+    void moreThan1024RegistrationsIsAClearStartError() throws Exception {
+        CuratorFramework client = client();
+        for (int i = 0; i < 1024; i++) {
+            client.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                    .forPath(paths.forever() + "/10.9.9.9:" + (i + 1) + "-",
+                            new WorkerNode("10.9.9.9", i + 1, 0).toBytes());
+        }
+
+        assertThatThrownBy(() -> started(instance("10.0.0.10", 8080), Duration.ofSeconds(5)))
+                .isInstanceOf(WorkerIdUnavailableException.class).hasMessageContaining("more than 1024");
+    }
+
+    private ReservingWorkerIdHolder started(InstanceAddress instance, Duration maxStartWait) {
+        return zk.started(instance, maxStartWait);
+    }
+
+    private SnowflakeGenerator generator(ReservingWorkerIdHolder holder) {
+        return zk.generator(holder);
+    }
+
+    private ReservationFile cache(InstanceAddress instance) {
+        return zk.cache(instance);
+    }
+
+    private CuratorFramework client() {
+        return zk.client();
+    }
+
+    private static InstanceAddress instance(String ip, int port) {
+        return new InstanceAddress(ip, port);
+    }
+}
