@@ -5,20 +5,20 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.leafid.core.Durations;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.WorkerIdUnavailableException;
-import org.leafid.core.snowflake.ReservationSink;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.RegistryWriter;
 import org.leafid.core.worker.ReservationFile;
+import org.leafid.core.worker.StartReservation;
+import org.leafid.core.worker.WriteBehindSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,13 +79,16 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
             int workerId = sequenceOf(node);
             // Meituan Leaf writes the last time it saw (its IDs may carry that time), this server
             // the time its IDs stay below; data alone cannot tell who wrote it, so IDs start after it.
-            long recorded = WorkerNode.parse(node, zk.getData().forPath(node)).timestamp() + 1;
-            if (cached.isPresent() && cached.get().workerId() == workerId) {
-                recorded = Math.max(recorded, cached.get().reservedUntilMillis());
+            StartReservation start = StartReservation.of(cached, workerId,
+                    WorkerNode.parse(node, zk.getData().forPath(node)).timestamp() + 1);
+            if (start.cacheOverruled()) {
+                log.warn("Snowflake mode zk_normal: the cache {} holds worker id {}, but the node {} of {} gives {}; "
+                        + "the node wins", cache.path(), cached.get().workerId(), node, instance, workerId);
             }
+            long recorded = start.reservedUntilMillis();
             log.info("Snowflake mode zk_normal: {} holds worker id {} ({}), IDs from {} on", instance, workerId, node,
                     recorded);
-            return new Registration(workerId, recorded, new Sink(node));
+            return new Registration(workerId, recorded, sink(node));
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -99,7 +102,7 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         if (cached.isPresent()) {
             log.warn("ZooKeeper unreachable at start: {} uses worker id {} and reservation {} from {}", instance,
                     cached.get().workerId(), cached.get().reservedUntilMillis(), cache.path());
-            return new Registration(cached.get().workerId(), cached.get().reservedUntilMillis(), new Sink(null));
+            return new Registration(cached.get().workerId(), cached.get().reservedUntilMillis(), sink(null));
         }
         OptionalInt leafs = leafCache.workerId();
         if (leafs.isEmpty()) {
@@ -115,7 +118,12 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
                 + "unique only if this machine's clock is past every ID Leaf issued with worker id {} (a clock set "
                 + "back since Leaf stopped could repeat some). From now on the reservation is kept in {}",
                 cache.path(), instance, workerId, leafCache.path(), workerId, cache.path());
-        return new Registration(workerId, 0, new Sink(null));
+        return new Registration(workerId, 0, sink(null));
+    }
+
+    /** The start's warnings do not say how node writes fare, so the first failed write is logged in any case. */
+    private WriteBehindSink sink(String node) {
+        return new WriteBehindSink(cache, new NodeWriter(node), nodeWriter, log, false);
     }
 
     private boolean connected() {
@@ -158,98 +166,52 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         return Integer.parseInt(node.substring(node.lastIndexOf('-') + 1));
     }
 
-    /** Cache file first and always; the node when ZooKeeper answers, off the renewing thread. */
-    private final class Sink implements ReservationSink {
+    /** Writes the reservation into the node, behind the cache file ({@link WriteBehindSink}). */
+    private final class NodeWriter implements RegistryWriter {
 
-        private volatile String node;
-        private final AtomicBoolean reportedOutage = new AtomicBoolean();
-        /** True while a node write runs; a renewal finding one leaves the node to the next renewal. */
-        private final AtomicBoolean writing = new AtomicBoolean();
-        /** Node writes one at a time, and none after the release; {@code released} is guarded by it. */
-        private final Object nodeLock = new Object();
-        private boolean released;
+        /** Null after a start from a cache file: found or created once ZooKeeper answers. */
+        private String node;
 
-        Sink(String node) {
+        NodeWriter(String node) {
             this.node = node;
         }
 
-        @Override
-        public void record(int workerId, long reservedUntilMillis) {
-            cache.record(workerId, reservedUntilMillis); // throws when it fails: then the reservation is not used
-            if (!writing.compareAndSet(false, true)) {
-                return;
-            }
-            try {
-                nodeWriter.execute(() -> {
-                    try {
-                        writeRenewal(workerId, reservedUntilMillis);
-                    } finally {
-                        writing.set(false);
-                    }
-                });
-            } catch (RejectedExecutionException e) {
-                writing.set(false); // shutting down: the cache file holds the reservation
-            }
-        }
-
         /**
-         * A renewal still queued on {@code nodeWriter} when the id is released must not land after
-         * the final reservation: it would put a time up to 2 x report-interval ahead of the clock
-         * back on the node, and Meituan Leaf started on this node refuses to start until its
-         * clock passes that time.
-         */
-        private void writeRenewal(int workerId, long reservedUntilMillis) {
-            synchronized (nodeLock) {
-                if (!released) {
-                    writeNode(workerId, reservedUntilMillis);
-                }
-            }
-        }
-
-        /**
-         * The final reservation: cache file, then the node in this thread, best effort. The holder
-         * keeps it at or before the clock at stop, so Meituan Leaf's start check accepts the node.
+         * Called one at a time (the sink's registry lock), so {@code node} needs no more guarding.
+         * Renewals and the release both set the node's time as given: the final one is at or before
+         * the clock at stop, so Meituan Leaf's start check accepts the node.
          */
         @Override
-        public void release(int workerId, long finalReservationMillis) {
-            cache.record(workerId, finalReservationMillis);
-            synchronized (nodeLock) {
-                released = true;
-                writeNode(workerId, finalReservationMillis);
-            }
-        }
-
-        private void writeNode(int workerId, long reservedUntilMillis) {
+        public boolean write(int workerId, long reservedUntilMillis, boolean finalWrite) throws Exception {
             if (!zk.getZookeeperClient().isConnected()) {
-                if (reportedOutage.compareAndSet(false, true)) {
-                    log.warn("ZooKeeper unreachable: worker id {} keeps issuing on the reservation in {}; the node "
-                            + "is updated when ZooKeeper is back", workerId, cache.path());
-                }
-                return;
+                // Not worth a Curator wait: the cache file holds the reservation meanwhile.
+                throw new KeeperException.ConnectionLossException();
             }
-            try {
-                String target = node != null ? node : (node = findOrCreateNode());
-                if (sequenceOf(target) != workerId) {
-                    log.error("{} is registered as {} in ZooKeeper, but issues with worker id {} from its cache file; "
-                            + "the node is left alone. Restart the instance once ZooKeeper is healthy", instance,
-                            target, workerId);
-                    return;
-                }
-                zk.setData().forPath(target, new WorkerNode(instance.ip(), instance.port(), reservedUntilMillis)
-                        .toBytes());
-                if (reportedOutage.compareAndSet(true, false)) {
-                    log.info("ZooKeeper reachable again: worker id {} reservation written to {}", workerId, target);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // shutting down: the cache file holds the reservation
-            } catch (Exception e) {
-                // The cache file holds the reservation; the node catches up at the next renewal.
-                if (reportedOutage.compareAndSet(false, true)) {
-                    log.warn("Could not write the reservation of worker id {} to ZooKeeper ({}); issuing goes on "
-                            + "from the cache file {}, the node is written again at the next renewal", workerId,
-                            e.toString(), cache.path());
-                }
+            String target = node != null ? node : (node = findOrCreateNode());
+            if (sequenceOf(target) != workerId) {
+                log.error("{} is registered as {} in ZooKeeper, but issues with worker id {} from its cache file; "
+                        + "the node is left alone. Restart the instance once ZooKeeper is healthy", instance, target,
+                        workerId);
+                return false;
             }
+            zk.setData().forPath(target, new WorkerNode(instance.ip(), instance.port(), reservedUntilMillis).toBytes());
+            return true;
+        }
+
+        @Override
+        public Failure describe(Exception failure, int workerId, long reservedUntilMillis) {
+            if (failure instanceof KeeperException.ConnectionLossException) {
+                return Failure.warning("ZooKeeper unreachable: worker id " + workerId + " keeps issuing on the "
+                        + "reservation in " + cache.path() + "; the node is updated when ZooKeeper is back");
+            }
+            return Failure.warning("Could not write the reservation of worker id " + workerId + " to ZooKeeper ("
+                    + failure + "); issuing goes on from the cache file " + cache.path() + ", the node is written "
+                    + "again at the next renewal");
+        }
+
+        @Override
+        public String recovered(int workerId) {
+            return "ZooKeeper reachable again: worker id " + workerId + " reservation written to " + node;
         }
     }
 }

@@ -2,19 +2,19 @@ package org.leafid.jdbc.worker;
 
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.core.WorkerIdUnavailableException;
-import org.leafid.core.snowflake.ReservationSink;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.snowflake.WorkerIdLostException;
 import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.RegistryWriter;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.ReservationFile.Recorded;
+import org.leafid.core.worker.StartReservation;
+import org.leafid.core.worker.WriteBehindSink;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.worker.WorkerIdAllocMapper.Row;
 import org.slf4j.Logger;
@@ -71,17 +71,15 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
             return registerFromCache(cached, e);
         }
         int workerId = workerIdOf(row);
-        long recorded = row.maxTimestamp();
-        if (cached.isPresent() && cached.get().workerId() == workerId) {
-            recorded = Math.max(recorded, cached.get().reservedUntilMillis());
-        } else if (cached.isPresent()) {
-            // IDs of another worker id cannot collide with this one's, so that reservation does not bind it.
+        StartReservation start = StartReservation.of(cached, workerId, row.maxTimestamp());
+        long recorded = start.reservedUntilMillis();
+        if (start.cacheOverruled()) {
             log.warn("Snowflake mode mysql: the cache {} holds worker id {}, but the row of {} in leaf_workerid_alloc "
                     + "gives {}; the row wins", cache.path(), cached.get().workerId(), instance, workerId);
         }
         log.info("Snowflake mode mysql: {} holds worker id {} (row id {}), recorded reservation {} (cache {})",
                 instance, workerId, row.id(), recorded, cache.path());
-        return new Registration(workerId, recorded, new RowSink(row.id(), false));
+        return new Registration(workerId, recorded, sink(row.id(), false));
     }
 
     private Row findOrInsertRow() {
@@ -144,83 +142,41 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
                 + "id {} and reservation {} from its cache {}, and updates its row once the database is back",
                 cause.toString(), instance, recorded.workerId(), recorded.reservedUntilMillis(), cache.path());
         return new Registration(recorded.workerId(), recorded.reservedUntilMillis(),
-                new RowSink(recorded.workerId() + 1L, true));
+                sink(recorded.workerId() + 1L, true));
+    }
+
+    /** @param outageLogged whether the start already said the database cannot be reached */
+    private WriteBehindSink sink(long rowId, boolean outageLogged) {
+        return new WriteBehindSink(cache, new RowWriter(rowId), rowWriter, log, outageLogged);
     }
 
     /**
-     * Records a reservation in the cache file, then in the row. The row is best effort: the id is
-     * this instance's for good, and the cache alone keeps a restart on this machine safe.
+     * Writes the reservation into the row, behind the cache file ({@link WriteBehindSink}). The row
+     * is best effort: the id is this instance's for good, and the cache alone keeps a restart on
+     * this machine safe.
      */
-    private final class RowSink implements ReservationSink {
+    private final class RowWriter implements RegistryWriter {
 
         private final long rowId;
-        private final AtomicBoolean writing = new AtomicBoolean();
-        /** Set when an update found the row given to another instance. */
-        private volatile WorkerIdLostException lost;
-        /** Set while row updates fail, so an outage is logged once rather than on every renewal. */
-        private final AtomicBoolean rowBehind;
 
-        /** @param rowBehind whether the outage was already logged (a start from the cache) */
-        RowSink(long rowId, boolean rowBehind) {
+        RowWriter(long rowId) {
             this.rowId = rowId;
-            this.rowBehind = new AtomicBoolean(rowBehind);
         }
 
+        /** A renewal only moves the row forward; the release sets the final value exactly. */
         @Override
-        public void record(int workerId, long reservedUntilMillis) {
-            throwIfLost();
-            cache.record(workerId, reservedUntilMillis); // throws when it fails: then the reservation is not used
-            // The row trails the cache: one update at a time, and a renewal that finds one still
-            // running leaves the row to the next renewal rather than queueing behind a stall.
-            if (writing.compareAndSet(false, true)) {
-                try {
-                    rowWriter.execute(() -> {
-                        try {
-                            updateRow(workerId, reservedUntilMillis, false);
-                        } catch (WorkerIdLostException e) {
-                            lost = e;
-                        } finally {
-                            writing.set(false);
-                        }
-                    });
-                } catch (RejectedExecutionException e) {
-                    writing.set(false); // shutting down: the cache file holds the reservation
-                }
-            }
-            throwIfLost();
-        }
-
-        private void throwIfLost() {
-            WorkerIdLostException failure = lost;
-            if (failure != null) {
-                throw failure;
-            }
-        }
-
-        @Override
-        public void release(int workerId, long finalReservationMillis) {
-            cache.record(workerId, finalReservationMillis);
-            updateRow(workerId, finalReservationMillis, true);
-        }
-
-        private void updateRow(int workerId, long until, boolean exact) {
+        public boolean write(int workerId, long until, boolean finalWrite) {
             try (SqlSession session = sessions.openSession(true)) {
                 WorkerIdAllocMapper rows = session.getMapper(WorkerIdAllocMapper.class);
-                int updated = exact
+                int updated = finalWrite
                         ? rows.setReservation(rowId, instance.key(), until)
                         : rows.extendReservation(rowId, instance.key(), until);
                 // With useAffectedRows=true in the url an unchanged row counts 0: ask whether it is still ours.
                 if (updated == 0 && rows.countOwned(rowId, instance.key()) == 0) {
                     restoreRow(rows, workerId, until);
                 }
-            } catch (PersistenceException e) {
-                rowNotUpdated(workerId, until, e);
-                return;
             }
-            if (rowBehind.compareAndSet(true, false)) {
-                log.info("Snowflake mode mysql: the reservation of worker id {} is recorded in leaf_workerid_alloc "
-                        + "again", workerId);
-            }
+            return true;
         }
 
         /**
@@ -241,20 +197,23 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
                     + "been put back; delete rows only of instances that are stopped for good", instance, workerId);
         }
 
-        private void rowNotUpdated(int workerId, long until, PersistenceException e) {
-            boolean first = rowBehind.compareAndSet(false, true);
-            String cause = SqlFailures.rootCause(e).toString();
-            if (!first) {
-                log.debug("Snowflake mode mysql: row of worker id {} still not updated ({})", workerId, cause);
-            } else if (SqlFailures.unreachable(e)) {
-                log.warn("Snowflake mode mysql: the database cannot be reached ({}); worker id {} keeps issuing on "
-                        + "its local reservation (until {}, in {}) and updates its row once the database is back",
-                        cause, workerId, until, cache.path());
-            } else {
-                log.error("Snowflake mode mysql: updating the row of worker id {} in leaf_workerid_alloc failed "
-                        + "({}){}; IDs keep being issued on the local reservation in {}", workerId, cause, hint(e),
-                        cache.path());
+        @Override
+        public Failure describe(Exception failure, int workerId, long until) {
+            String cause = SqlFailures.rootCause(failure).toString();
+            if (SqlFailures.unreachable(failure)) {
+                return Failure.warning("Snowflake mode mysql: the database cannot be reached (" + cause + "); worker "
+                        + "id " + workerId + " keeps issuing on its local reservation (until " + until + ", in "
+                        + cache.path() + ") and updates its row once the database is back");
             }
+            return Failure.error("Snowflake mode mysql: updating the row of worker id " + workerId + " in "
+                    + "leaf_workerid_alloc failed (" + cause + ")" + hint(failure) + "; IDs keep being issued on the "
+                    + "local reservation in " + cache.path());
+        }
+
+        @Override
+        public String recovered(int workerId) {
+            return "Snowflake mode mysql: the reservation of worker id " + workerId + " is recorded in "
+                    + "leaf_workerid_alloc again";
         }
     }
 
