@@ -8,13 +8,20 @@ WORKDIR /src
 COPY .mvn/ .mvn/
 COPY mvnw pom.xml ./
 COPY leaf-core/pom.xml leaf-core/
+COPY leaf-jdbc/pom.xml leaf-jdbc/
+COPY leaf-zookeeper/pom.xml leaf-zookeeper/
+COPY leaf-spring-boot-starter/pom.xml leaf-spring-boot-starter/
 COPY leaf-server/pom.xml leaf-server/
 COPY leaf-bench/pom.xml leaf-bench/
-RUN ./mvnw -B -q -pl leaf-server -am dependency:go-offline -DexcludeArtifactIds=leaf-core || true
+RUN ./mvnw -B -q -pl leaf-server -am dependency:go-offline -Dmaven.test.skip=true \
+        -DexcludeGroupIds=org.leafid || true
 COPY leaf-core/src leaf-core/src
+COPY leaf-jdbc/src leaf-jdbc/src
+COPY leaf-zookeeper/src leaf-zookeeper/src
+COPY leaf-spring-boot-starter/src leaf-spring-boot-starter/src
 COPY leaf-server/src leaf-server/src
 COPY sql sql
-RUN ./mvnw -B -q -pl leaf-server -am -DskipTests package \
+RUN ./mvnw -B -q -pl leaf-server -am -Dmaven.test.skip=true package \
     && java -Djarmode=tools -jar leaf-server/target/leaf-server.jar extract --layers --launcher --destination /layers
 
 FROM eclipse-temurin:17-jre

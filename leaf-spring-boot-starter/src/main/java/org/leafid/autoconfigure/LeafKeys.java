@@ -24,7 +24,7 @@ import org.springframework.boot.json.JsonParserFactory;
  * key added to a record is known here without a second list. Keys compare relaxed
  * ({@code workIdMap} = {@code work-id-map}); a Map-typed key accepts any key below it.
  */
-final class LeafKeys {
+public final class LeafKeys {
 
     static final String METADATA = "META-INF/spring-configuration-metadata.json";
 
@@ -39,7 +39,7 @@ final class LeafKeys {
         this.names = names;
     }
 
-    static LeafKeys fromMetadata(ClassLoader classLoader) {
+    public static LeafKeys fromMetadata(ClassLoader classLoader) {
         Set<ConfigurationPropertyName> keys = new HashSet<>();
         List<ConfigurationPropertyName> openPrefixes = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -80,7 +80,7 @@ final class LeafKeys {
     }
 
     /** Every key, in the dashed form of the metadata, sorted. */
-    List<String> names() {
+    public List<String> names() {
         return List.copyOf(names);
     }
 
@@ -88,7 +88,7 @@ final class LeafKeys {
         return keys.isEmpty();
     }
 
-    boolean contains(String key) {
+    public boolean contains(String key) {
         ConfigurationPropertyName name = ConfigurationPropertyName.adapt(key, '.');
         return keys.contains(name) || openPrefixes.stream().anyMatch(prefix -> prefix.isAncestorOf(name));
     }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.leafid.autoconfigure.jdbc.LeafDataSource;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.server.LeafServerApplication;
@@ -118,7 +119,7 @@ class StatusPageBrowserTest {
     }
 
     private void insertTag(String tag, int step) {
-        DataSource dataSource = server.getBean(DataSource.class);
+        DataSource dataSource = server.getBean(LeafDataSource.class).dataSource();
         String sql = "INSERT INTO leaf_alloc(biz_tag, max_id, step, description) VALUES (?, 1, ?, 'status page')";
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement insert = connection.prepareStatement(sql)) {

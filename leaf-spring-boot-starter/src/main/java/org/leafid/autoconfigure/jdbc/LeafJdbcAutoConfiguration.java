@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
 import org.leafid.jdbc.EmbeddedDatabase;
 import org.leafid.jdbc.LeafSqlSessions;
 import org.slf4j.Logger;
@@ -18,7 +19,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 
@@ -36,9 +36,8 @@ import org.springframework.context.annotation.Conditional;
  * take the place of the application's (Spring Boot makes its own only while there is none).
  * Everything Leaf does on the database goes through the one {@link SqlSessionFactory} made here.
  */
-@AutoConfiguration
+@AutoConfiguration(after = LeafPropertiesAutoConfiguration.class)
 @Conditional(LeafDatabaseNeeded.class)
-@EnableConfigurationProperties({LeafProperties.class, JdbcProperties.class})
 public class LeafJdbcAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(LeafJdbcAutoConfiguration.class);

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
+import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.core.DaemonThreads;
@@ -24,7 +25,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,9 +34,9 @@ import org.springframework.context.annotation.Configuration;
  * allocator with one generator per tag, its meters, health and the periodic tag refresh. Each
  * bean gives way to one of the same type the application defines.
  */
-@AutoConfiguration(after = {ClockAutoConfiguration.class, LeafJdbcAutoConfiguration.class})
+@AutoConfiguration(after = {LeafPropertiesAutoConfiguration.class, ClockAutoConfiguration.class,
+        LeafJdbcAutoConfiguration.class})
 @ConditionalOnLeafSwitch("leaf.segment.enable")
-@EnableConfigurationProperties(SegmentProperties.class)
 public class SegmentAutoConfiguration {
 
     /** Also the admin API's access to the table (the server injects it by this type). */

@@ -8,6 +8,7 @@ import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
 import org.leafid.core.Sleeper;
 import org.leafid.core.snowflake.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.SnowflakeGenerator;
@@ -20,7 +21,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,9 +34,8 @@ import org.springframework.core.env.Environment;
  * {@link ZookeeperWorkerIdAutoConfiguration}), or from the application: a {@link WorkerIdRegistry}
  * bean of its own replaces them all.
  */
-@AutoConfiguration(after = ClockAutoConfiguration.class)
+@AutoConfiguration(after = {LeafPropertiesAutoConfiguration.class, ClockAutoConfiguration.class})
 @ConditionalOnLeafSwitch("leaf.snowflake.enable")
-@EnableConfigurationProperties({LeafProperties.class, SnowflakeProperties.class})
 public class SnowflakeAutoConfiguration {
 
     @Bean

@@ -1,0 +1,18 @@
+package org.leafid.autoconfigure;
+
+import org.leafid.autoconfigure.jdbc.JdbcProperties;
+import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+/**
+ * Every {@code leaf.*} record, bound and validated whether or not its feature is on: a wrong
+ * value stops the start even for a mode that is switched off (it would otherwise surface only on
+ * the day the mode is switched on), and the server's pages read {@code leaf.segment.enable} and
+ * {@code leaf.snowflake.enable} from the records themselves.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties({LeafProperties.class, JdbcProperties.class, SegmentProperties.class,
+        SnowflakeProperties.class})
+public class LeafPropertiesAutoConfiguration {}
