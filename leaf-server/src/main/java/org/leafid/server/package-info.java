@@ -1,8 +1,9 @@
 /**
- * The Spring Boot application that serves leaf-core's generators over HTTP. Its sub-packages
- * split by concern: {@code config} turns the {@code leaf.*} keys into beans, {@code segment} and
- * {@code worker} are the backends of the two modes, {@code database} reads JDBC failures,
- * {@code web} and {@code admin} are the HTTP side, {@code metrics} the meters, and {@code fault}
- * the test-only clock of the fault suite.
+ * The Leaf ID server: a Spring Boot application whose generators, worker-id holder and database come
+ * from leaf-spring-boot-starter's auto-configurations, configured by the same {@code leaf.*} keys, so
+ * this module holds only what a deployed server adds on top. {@code web} is the HTTP API
+ * (Leaf-compatible get endpoints, decoding, the segment cache view, the status page) with a
+ * problem+json answer for every failure; {@code admin} is the {@code leaf_alloc} rows over HTTP behind
+ * a token; {@code metrics} counts and times the answers, next to the starter's per-mode meters.
  */
 package org.leafid.server;

@@ -6,4 +6,4 @@
  * transactions, with a heartbeat and a sweeper that returns ids whose heartbeat is older than the
  * lease, measured on ZooKeeper's clock.
  */
-package org.leafid.server.worker.zk;
+package org.leafid.zookeeper;

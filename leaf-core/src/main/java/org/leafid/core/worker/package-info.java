@@ -1,7 +1,17 @@
 /**
- * The {@code local} worker-id mode: the worker id comes from configuration (Leaf's
- * {@code workIdMap} by {@code ip:port}, else {@code leaf.snowflake.local.worker-id}), and the
- * reservation is kept in the instance's {@code workId.json}; no registry is shared between
- * instances, so keeping ids distinct is the operator's job.
+ * What every worker-id mode shares, and the {@code local} mode, which needs nothing else. Shared:
+ * the {@code ip:port} that names an instance ({@link org.leafid.core.worker.InstanceAddress}), its
+ * cache directory {@code {data-dir}/{leaf.name}/{port}/} ({@link org.leafid.core.worker.WorkerCacheFiles})
+ * and the reservation file kept there ({@link org.leafid.core.worker.ReservationFile}, written
+ * atomically, so a crash leaves the old or the new content, never half of one). The registries of
+ * leaf-jdbc and leaf-zookeeper build on these, so that a restart on the same machine honours the last
+ * reservation even while their backend cannot be reached; they sit in core because they need only the
+ * file system, and every registry module depends on core anyway.
+ *
+ * <p>In {@code local} mode ({@link org.leafid.core.worker.LocalWorkerIdRegistry}) the worker id comes
+ * from configuration (Leaf's {@code workIdMap} by {@code ip:port}, else
+ * {@code leaf.snowflake.local.worker-id}; see {@link org.leafid.core.worker.LocalWorkerIds}) and the
+ * reservation is kept in the instance's {@code workId.json}. No registry is shared between instances,
+ * so keeping their ids distinct is the operator's job.
  */
-package org.leafid.server.worker.local;
+package org.leafid.core.worker;

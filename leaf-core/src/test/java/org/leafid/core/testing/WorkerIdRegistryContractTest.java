@@ -108,10 +108,13 @@ public abstract class WorkerIdRegistryContractTest {
             Registration again = registry(0).register();
             assertThat(again.workerId()).isEqualTo(first.workerId());
             assertThat(again.recordedReservationMillis()).isGreaterThanOrEqualTo(renewed);
-            // No process of the instance starts within the reservation: it waits or refuses.
+            // No process of the instance starts within the reservation: it waits or refuses, saying what to do.
             assertThatThrownBy(() -> holder(0, Duration.ofSeconds(5)).start())
                     .isInstanceOf(ReservationAheadOfClockException.class)
-                    .hasMessageContaining("ahead of the clock");
+                    .hasMessageContaining("ahead of the clock")
+                    .hasMessageContaining("fix the clock");
+            // The refused start left the reservation recorded: the next one is refused as well.
+            assertThat(registry(0).register().recordedReservationMillis()).isGreaterThanOrEqualTo(renewed);
         } else {
             // A crash: the id stays taken, so the next process of the instance gets another.
             Registration again = registry(0).register();
@@ -224,7 +227,8 @@ public abstract class WorkerIdRegistryContractTest {
 
         assertThat(next.workerId()).isEqualTo(workerId);
         assertThat(recorded).isGreaterThan(LAYOUT.decode(lastBefore).timestampMillis());
-        assertThat(next.lease().validFromMillis()).isGreaterThanOrEqualTo(recorded);
+        // Past the recorded reservation, and no later than needed: the wait is the reservation's, not more.
+        assertThat(next.lease().validFromMillis()).isBetween(recorded, recorded + 1);
         assertThat(clock.millis()).isGreaterThanOrEqualTo(recorded);
         long firstAfter = generator(next).nextId();
         assertThat(firstAfter).isGreaterThan(lastBefore);

@@ -4,4 +4,4 @@
  * to the row best effort, so an instance keeps issuing while the database is down and starts from
  * its cache file when it cannot be reached.
  */
-package org.leafid.server.worker.jdbc;
+package org.leafid.jdbc.worker;

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.SegmentStoreException;
-import org.leafid.core.UnknownTagException;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
@@ -30,8 +29,10 @@ import org.leafid.jdbc.testing.TestDatabase;
 
 /**
  * {@link LeafAllocRepository} on the real MySQL-protocol database where the {@code SegmentStore}
- * contract ({@link LeafAllocRepositoryMariaDbContractTest}) does not reach: allocators on top of
- * it, two instances with pools of their own, tag refresh, and the database becoming unreachable.
+ * contract ({@link LeafAllocRepositoryMariaDbContractTest}) does not reach: two instances with pools
+ * and allocators of their own, and the database becoming unreachable. Reservations, tag listing and
+ * concurrent reservations on one store are the contract's; the allocator over a store is leaf-core's
+ * {@code SegmentAllocatorTest}.
  */
 class LeafAllocRepositoryTest {
 
@@ -48,22 +49,6 @@ class LeafAllocRepositoryTest {
     void closeAll() {
         executors.forEach(ExecutorService::shutdownNow);
         pools.forEach(DruidDataSource::close);
-    }
-
-    @Test
-    void generatorIssuesOneThenCountsUpAcrossBlocks() {
-        String tag = database.newTag("first-id", 1, 10);
-        SegmentAllocator allocator = allocator(new LeafAllocRepository(LeafSqlSessions.create(pool())));
-        allocator.refresh();
-
-        long[] ids = new long[35];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = allocator.nextId(tag);
-        }
-
-        long[] expected = new long[35];
-        Arrays.setAll(expected, i -> i + 1L);
-        assertThat(ids).containsExactly(expected);
     }
 
     @Test
@@ -106,24 +91,6 @@ class LeafAllocRepositoryTest {
         }
         // Every issued number lies below what the table has handed out.
         assertThat(all[all.length - 1]).isLessThan(database.maxId(tag));
-    }
-
-    @Test
-    void refreshPicksUpInsertedRowsAndDropsDeletedOnes() {
-        SegmentAllocator allocator = allocator(new LeafAllocRepository(LeafSqlSessions.create(pool())));
-        allocator.refresh();
-        String tag = "refresh-" + System.nanoTime();
-        assertThatThrownBy(() -> allocator.nextId(tag)).isInstanceOf(UnknownTagException.class);
-
-        database.insertTag(tag, 1, 100);
-        SegmentAllocator.Refresh added = allocator.refresh();
-        assertThat(added.added()).contains(tag);
-        assertThat(allocator.nextId(tag)).isEqualTo(1);
-
-        database.deleteTag(tag);
-        SegmentAllocator.Refresh removed = allocator.refresh();
-        assertThat(removed.removed()).containsExactly(tag);
-        assertThatThrownBy(() -> allocator.nextId(tag)).isInstanceOf(UnknownTagException.class);
     }
 
     @Test

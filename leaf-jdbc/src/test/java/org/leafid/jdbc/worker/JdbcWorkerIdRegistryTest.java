@@ -20,7 +20,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.WorkerIdUnavailableException;
-import org.leafid.core.snowflake.ReservationAheadOfClockException;
 import org.leafid.core.snowflake.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.WorkerIdLostException;
 import org.leafid.core.testing.FakeClock;
@@ -35,7 +34,8 @@ import org.leafid.jdbc.testing.TestDatabase;
  * {@link JdbcWorkerIdRegistry} against the real MySQL-protocol database, driven by the holder and
  * generator the server uses. Each test names its instances with an IP of its own, so tests sharing
  * the table do not see each other's rows, and deletes them afterwards. What every registry does
- * (restart, outage, crash) is in {@link JdbcWorkerIdRegistryContractTest}; here the rows.
+ * (restart, reservations ahead of the clock, outage, crash) is in {@link JdbcWorkerIdRegistryContractTest};
+ * here what only {@code mysql} has: the rows, their numbering, and the pool coming back after an outage.
  */
 class JdbcWorkerIdRegistryTest {
 
@@ -71,6 +71,7 @@ class JdbcWorkerIdRegistryTest {
         database.update("DELETE FROM leaf_workerid_alloc WHERE ip = ?", ip);
     }
 
+    // The numbering (row id - 1) and one row per ip:port, reused on restart: the contract sees only the ids.
     @Test
     void instancesGetConsecutiveWorkerIdsAndARestartGetsItsOwnBack() {
         ReservingWorkerIdHolder first = start(registry(8080), Duration.ofSeconds(10));
@@ -86,27 +87,7 @@ class JdbcWorkerIdRegistryTest {
         assertThat(rowCount()).isEqualTo(2);
     }
 
-    @Test
-    void reservationFarAheadOfTheClockRefusesTheStart() {
-        insertRow(8080, START_MILLIS + 60_000);
-        ReservingWorkerIdHolder holder = holder(registry(8080), Duration.ofSeconds(5));
-
-        assertThatThrownBy(holder::start).isInstanceOf(ReservationAheadOfClockException.class)
-                .hasMessageContaining("fix the clock");
-        assertThat(maxTimestamp(ip + ":8080")).isEqualTo(START_MILLIS + 60_000);
-    }
-
-    @Test
-    void reservationSlightlyAheadOfTheClockIsWaitedOut() {
-        insertRow(8080, START_MILLIS + 2_000);
-
-        ReservingWorkerIdHolder holder = start(registry(8080), Duration.ofSeconds(5));
-
-        assertThat(clock.sleptMillis()).isEqualTo(2_000);
-        assertThat(holder.lease().validFromMillis()).isEqualTo(START_MILLIS + 2_000);
-        assertThat(holder.lease().covers(clock.millis())).isTrue();
-    }
-
+    // Pins where the reservation is kept (max_timestamp, the cache file); the contract sees it only through register().
     @Test
     void renewalWritesTheReservationToTheRowAndTheCacheFile() {
         ReservingWorkerIdHolder holder = start(registry(8080), Duration.ofSeconds(5));
@@ -120,6 +101,7 @@ class JdbcWorkerIdRegistryTest {
         assertThat(cache(8080).read()).contains(new ReservationFile.Recorded(holder.workerId(), expected));
     }
 
+    // The contract stops at starting from the cache; here the row catches up once the pool reconnects.
     @Test
     void databaseDownAtStartWithACacheFileStartsWithTheCachedIdAndCatchesUpLater() throws IOException {
         TcpProxy proxy = proxy();
@@ -222,7 +204,8 @@ class JdbcWorkerIdRegistryTest {
     }
 
     private JdbcWorkerIdRegistry registry(DruidDataSource pool, int port) {
-        return new JdbcWorkerIdRegistry(LeafSqlSessions.create(pool), new InstanceAddress(ip, port), cache(port), Runnable::run);
+        return new JdbcWorkerIdRegistry(LeafSqlSessions.create(pool), new InstanceAddress(ip, port), cache(port),
+                Runnable::run);
     }
 
     private ReservationFile cache(int port) {
@@ -251,11 +234,6 @@ class JdbcWorkerIdRegistryTest {
         TcpProxy proxy = new TcpProxy(target[0], Integer.parseInt(target[1]));
         proxies.add(proxy);
         return proxy;
-    }
-
-    private void insertRow(int port, long maxTimestamp) {
-        database.update("INSERT INTO leaf_workerid_alloc(ip_port, ip, port, max_timestamp) VALUES (?, ?, ?, ?)",
-                ip + ":" + port, ip, port, maxTimestamp);
     }
 
     private long rowId(String ipPort) {

@@ -1,9 +1,10 @@
 /**
- * Leaf's Micrometer meters: IDs issued, segment remaining, step and block loads per tag, the
- * snowflake worker id, clock-backward count and heartbeat age, get-endpoint latency, and answers
- * by status class, counted by a Tomcat valve so that refusals made before Spring sees a request
- * count too. Series exist at 0 before their first event (per-tag ones from when the tag appears),
- * so a dashboard panel shows 0, not "no data". Segment IDs issued are read from the generators'
- * blocks at scrape time, so counting them costs the segment hot path nothing.
+ * The server's own meters, those of its HTTP side: {@code leaf_id_requests_seconds}, the latency of
+ * the get endpoints, and {@code leaf_http_responses_total}, the answers by status class, counted by a
+ * Tomcat valve so that refusals made before Spring sees a request count too, and all four classes
+ * at 0 from the start, so a dashboard panel shows 0, not "no data". The meters of the modes (IDs
+ * issued, segment remaining, step and block loads per tag, the worker id, clock-backward count and
+ * heartbeat age) are made by the starter with each mode's beans, so an application using the starter
+ * without this server has them too.
  */
 package org.leafid.server.metrics;

@@ -3,7 +3,8 @@
  * (plain-text IDs, {@code ?count=N} batches), snowflake decoding, the segment cache view and the
  * status page at {@code /}. Every failure, including Tomcat's own refusals and its error page, is
  * answered as RFC 9457 problem+json with a stable {@code urn:leaf:problem:*} type; refusals are
- * logged at most once per interval per kind. The {@code bench} profile adds the no-op endpoint
- * that {@code leaf-bench/http-bench.sh} measures the web server by.
+ * logged at most once per interval per kind, and a switched-off mode's paths answer 404 saying so.
+ * The status page reads only what the generators already expose and the meters that exist anyway,
+ * so it takes nothing from the ID hot path.
  */
 package org.leafid.server.web;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.curator.test.TestingServer;
+import org.leafid.core.testing.TcpProxy;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
 
@@ -30,7 +31,7 @@ final class ZookeeperPartitionScenario {
         long lastErrorMillis;
         ServerProcess server;
         try (TestingServer zookeeper = new TestingServer(true);
-                FreezableProxy proxy = new FreezableProxy(zookeeper.getPort())) {
+                TcpProxy proxy = new TcpProxy("127.0.0.1", zookeeper.getPort())) {
             server = context.fleet.server("zk-partition", context.baseArguments("zk-partition",
                     "--leaf.segment.enable=false", "--leaf.snowflake.mode=zk_normal",
                     "--leaf.snowflake.zk.address=127.0.0.1:" + proxy.port()), Map.of());
