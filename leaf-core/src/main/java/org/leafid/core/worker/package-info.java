@@ -8,6 +8,13 @@
  * reservation even while their backend cannot be reached; they sit in core because they need only the
  * file system, and every registry module depends on core anyway.
  *
+ * <p>The two registries that keep a reservation both locally and remotely ({@code zk_normal} and
+ * {@code mysql}) share one rule for each side of it: at start the later of the cached and the
+ * registry's reservation binds ({@link org.leafid.core.worker.StartReservation}), and while running
+ * the cache file is written first and the registry behind it, off the renewing thread, an outage
+ * logged once ({@link org.leafid.core.worker.WriteBehindSink}, with the registry's side behind
+ * {@link org.leafid.core.worker.RegistryWriter}).
+ *
  * <p>In {@code local} mode ({@link org.leafid.core.worker.LocalWorkerIdRegistry}) the worker id comes
  * from configuration (Leaf's {@code workIdMap} by {@code ip:port}, else
  * {@code leaf.snowflake.local.worker-id}; see {@link org.leafid.core.worker.LocalWorkerIds}) and the
