@@ -100,7 +100,7 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
             }
             row = rows.findByIpPort(instance.key());
             if (row == null) {
-                throw new IllegalStateException("The row of " + instance + " in leaf_workerid_alloc was deleted "
+                throw new WorkerIdUnavailableException("The row of " + instance + " in leaf_workerid_alloc was deleted "
                         + "while this instance was registering; start it again");
             }
             return row;
@@ -109,11 +109,11 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
 
     private int workerIdOf(Row row) {
         if (row.id() < 1) {
-            throw new IllegalStateException("The row of " + instance + " in leaf_workerid_alloc has id " + row.id()
+            throw new WorkerIdUnavailableException("The row of " + instance + " in leaf_workerid_alloc has id " + row.id()
                     + ", but worker ids are id - 1, so ids start at 1; delete that row and start again");
         }
         if (row.id() > MAX_ROW_ID) {
-            throw new IllegalStateException("leaf_workerid_alloc has more than " + MAX_ROW_ID + " rows: the row of "
+            throw new WorkerIdUnavailableException("leaf_workerid_alloc has more than " + MAX_ROW_ID + " rows: the row of "
                     + instance + " has id " + row.id() + ", but worker ids are id - 1 and must be in 0.."
                     + SnowflakeLayout.MAX_WORKER_ID + ". Rows of retired instances are never removed automatically: "
                     + "give this instance the row of a retired one, which keeps its max_timestamp: "

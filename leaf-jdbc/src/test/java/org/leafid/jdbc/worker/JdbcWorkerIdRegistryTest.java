@@ -151,7 +151,7 @@ class JdbcWorkerIdRegistryTest {
         database.update("INSERT INTO leaf_workerid_alloc(id, ip_port, ip, port) VALUES (1025, ?, ?, 8080)",
                 ip + ":8080", ip);
         try {
-            assertThatThrownBy(() -> registry(8080).register()).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> registry(8080).register()).isInstanceOf(WorkerIdUnavailableException.class)
                     .hasMessageContaining("more than 1024 rows")
                     .hasMessageContaining(ip + ":8080")
                     .hasMessageContaining("retired");
