@@ -17,7 +17,6 @@ public final class EmbeddedDatabase {
 
     private EmbeddedDatabase() {}
 
-    /** The database's base name under {@code leaf.data-dir}; H2 adds {@code .mv.db}. */
     /** Whether H2 is on the classpath: the server brings it, an application embedding Leaf may not. */
     public static boolean available() {
         try {
@@ -28,6 +27,7 @@ public final class EmbeddedDatabase {
         }
     }
 
+    /** The database's base name under {@code leaf.data-dir}; H2 adds {@code .mv.db}. */
     public static Path basePath(Path dataDir) {
         return dataDir.toAbsolutePath().normalize().resolve("leaf-db");
     }

@@ -41,6 +41,11 @@ public final class LeafAllocRepository implements SegmentStore {
         this.url = LeafSqlSessions.url(sessions);
     }
 
+    /** The database's url as messages show it (the caller strips the password), or the pool's name. */
+    public String url() {
+        return url;
+    }
+
     @Override
     public AllocRow reserve(String tag, long requestedStep) {
         if (requestedStep < 1) {

@@ -21,6 +21,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Lazy;
 
 /**
  * The database of {@code leaf_alloc} (and of {@code leaf_workerid_alloc} in the {@code mysql}
@@ -43,12 +44,20 @@ public class LeafJdbcAutoConfiguration {
     private static final Logger log = LoggerFactory.getLogger(LeafJdbcAutoConfiguration.class);
     private static final Duration EMBEDDED_OPEN_WAIT = Duration.ofSeconds(30);
 
+    /** Lazy: made when a part that uses it is made, so an application that replaces those opens no database. */
     @Bean
+    @Lazy
     @ConditionalOnMissingBean
     LeafDataSource leafDataSource(LeafProperties leaf, JdbcProperties jdbc, ObjectProvider<DataSource> applicationDataSource)
             throws SQLException, IOException {
         if (jdbc.embedded()) {
             DataSource own = applicationDataSource.getIfUnique();
+            long candidates = applicationDataSource.stream().count();
+            if (own == null && candidates > 1) {
+                throw new LeafConfigurationException("leaf.jdbc.url", "is unset and the application has "
+                        + candidates + " DataSource beans, none of them @Primary, so Leaf cannot tell which holds "
+                        + "leaf_alloc.", "Set leaf.jdbc.url, or mark the DataSource Leaf should use @Primary.");
+            }
             if (own != null) {
                 log.info("No leaf.jdbc.url: Leaf uses the application's DataSource ({})", LeafSqlSessions.url(own));
                 return new LeafDataSource(own, LeafSqlSessions.url(own), false, false);
@@ -65,6 +74,7 @@ public class LeafJdbcAutoConfiguration {
 
     /** Leaf's one session factory on the database above (see {@link LeafSqlSessions}). */
     @Bean
+    @Lazy
     @ConditionalOnMissingBean
     SqlSessionFactory leafSqlSessions(LeafDataSource leafDataSource) {
         return LeafSqlSessions.create(leafDataSource.dataSource());

@@ -10,7 +10,6 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
-import org.leafid.autoconfigure.jdbc.LeafDataSource;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.segment.SegmentAllocator;
@@ -74,8 +73,8 @@ public class SegmentAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     SegmentLoadOutcomes segmentLoadOutcomes(SegmentMeters segmentMeters, DatabaseOutageLog segmentOutageLog,
-            LeafDataSource leafDataSource, InstantSource leafClock) {
-        return new SegmentLoadOutcomes(segmentMeters, segmentOutageLog, databaseName(leafDataSource), leafClock);
+            SegmentStore segmentStore, InstantSource leafClock) {
+        return new SegmentLoadOutcomes(segmentMeters, segmentOutageLog, storeName(segmentStore), leafClock);
     }
 
     @Bean
@@ -91,9 +90,9 @@ public class SegmentAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     SegmentTagRefresher segmentTagRefresher(SegmentAllocator segmentAllocator, SegmentProperties properties,
-            DatabaseOutageLog segmentOutageLog, LeafDataSource leafDataSource) {
+            DatabaseOutageLog segmentOutageLog, SegmentStore segmentStore) {
         return new SegmentTagRefresher(segmentAllocator, properties.refreshInterval(), segmentOutageLog,
-                databaseName(leafDataSource));
+                storeName(segmentStore));
     }
 
     /** Readiness {@code segment}: DOWN until the tags are loaded; with Spring Boot's health support only. */
@@ -108,7 +107,10 @@ public class SegmentAutoConfiguration {
         }
     }
 
-    private static String databaseName(LeafDataSource dataSource) {
-        return "The database of leaf_alloc (" + JdbcUrls.withoutPassword(dataSource.url()) + ")";
+    /** What the outage lines call the store; an application's own store by its class. */
+    private static String storeName(SegmentStore store) {
+        return store instanceof LeafAllocRepository table
+                ? "The database of leaf_alloc (" + JdbcUrls.withoutPassword(table.url()) + ")"
+                : "The segment store (" + store.getClass().getName() + ")";
     }
 }

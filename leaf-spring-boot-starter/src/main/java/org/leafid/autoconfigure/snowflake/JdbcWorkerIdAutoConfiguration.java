@@ -21,6 +21,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(before = SnowflakeAutoConfiguration.class, after = LeafJdbcAutoConfiguration.class)
 @ConditionalOnWorkerIdMode(WorkerIdMode.MYSQL)
+@ConditionalOnMissingBean(WorkerIdRegistry.class) // an application's own registry: nothing of the mode is made
 public class JdbcWorkerIdAutoConfiguration {
 
     /** Row updates of renewals, off the renewing thread (see JdbcWorkerIdRegistry). */

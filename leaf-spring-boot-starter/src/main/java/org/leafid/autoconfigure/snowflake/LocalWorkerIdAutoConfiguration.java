@@ -12,6 +12,7 @@ import org.springframework.context.annotation.Bean;
 /** Worker-id mode {@code local}: the id from {@code leaf.snowflake.local.*}, its reservation in a local file. */
 @AutoConfiguration(before = SnowflakeAutoConfiguration.class)
 @ConditionalOnWorkerIdMode(WorkerIdMode.LOCAL)
+@ConditionalOnMissingBean(WorkerIdRegistry.class) // an application's own registry: nothing of the mode is made
 public class LocalWorkerIdAutoConfiguration {
 
     @Bean

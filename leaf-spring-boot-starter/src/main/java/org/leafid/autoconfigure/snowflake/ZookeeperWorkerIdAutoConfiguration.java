@@ -26,6 +26,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(before = SnowflakeAutoConfiguration.class)
 @ConditionalOnWorkerIdMode({WorkerIdMode.ZK_NORMAL, WorkerIdMode.ZK_RECYCLE})
+@ConditionalOnMissingBean(WorkerIdRegistry.class) // an application's own registry: nothing of the mode is made
 public class ZookeeperWorkerIdAutoConfiguration {
 
     @Bean(initMethod = "start", destroyMethod = "close")

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.segment.SegmentAllocator;
@@ -101,6 +102,24 @@ class ApplicationBeansTest {
             assertThat(all[0]).isGreaterThanOrEqualTo(500);
             assertThat(all[all.length - 1]).isLessThan(own.maxId("own-tag"));
             assertThat(own.reserveCount("own-tag")).isPositive();
+            // Nothing used Leaf's database, so the (lazy) pool was never opened: no H2 file either.
+            assertThat(application.getBeanFactory().containsSingleton("leafDataSource")).isFalse();
+            assertThat(dataDir.resolve("leaf-db.mv.db")).doesNotExist();
+        }
+    }
+
+    /** The mode's parts are not made beside the application's registry: no ZooKeeper session at all. */
+    @Test
+    void applicationsWorkerIdRegistryInAZookeeperModeOpensNoZookeeperSession() throws Exception {
+        List<String> settings = settings(19532);
+        // Nothing listens on port 1: a Curator client made here would only log connection failures.
+        settings.addAll(List.of("leaf.segment.enable=false", "leaf.snowflake.mode=zk_normal",
+                "leaf.snowflake.zk.address=127.0.0.1:1"));
+        try (ConfigurableApplicationContext application =
+                LeafApplications.start(ApplicationWithRegistry.class, settings)) {
+            assertThat(application.getBeansOfType(CuratorFramework.class)).isEmpty();
+            assertThat(application.getBeansOfType(WorkerIdRegistry.class)).containsOnlyKeys("fixedWorkerIds");
+            assertThat(application.getBean(WorkerIdHolder.class).lease().workerId()).isEqualTo(OWN_WORKER_ID);
         }
     }
 
