@@ -75,7 +75,7 @@ final class ClockScenario {
         FaultContext.hold(Duration.ofSeconds(1));
         backwardsAfterSmallSteps = metric(server, "leaf_snowflake_clock_backward_total");
 
-        load.phase("10 s back");
+        load.phaseAfterDrain("10 s back", Duration.ofSeconds(10));
         LoadWatch refused = load.watch(null, Mode.SNOWFLAKE, outcome -> outcome.status() != 200);
         offset -= LARGE_STEP_MILLIS;
         setOffset(server, offset);

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
@@ -54,6 +55,8 @@ final class LoadRun implements AutoCloseable {
     private final long startedNanos = System.nanoTime();
     private volatile boolean stopping;
     private volatile String phase = "load";
+    /** Requests started in each phase and not yet counted. */
+    private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
     private LoadSummary summary;
 
     private LoadRun(List<ClientSpec> specs) {
@@ -74,6 +77,25 @@ final class LoadRun implements AutoCloseable {
     /** Requests started from now on are counted under this phase. */
     void phase(String name) {
         phase = name;
+    }
+
+    /**
+     * Switches to a new phase, then waits until every request started in the previous one has
+     * been answered, so that a fault injected next cannot be met by a request still counted in
+     * the previous phase (on a loaded machine one can be seconds in flight).
+     */
+    void phaseAfterDrain(String name, Duration bound) throws InterruptedException {
+        String previous = phase;
+        phase = name;
+        AtomicInteger flying = inFlight.get(previous);
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (flying != null && flying.get() > 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(flying.get() + " requests of phase '" + previous + "' still unanswered after "
+                        + bound.toMillis() + " ms");
+            }
+            Thread.sleep(1);
+        }
     }
 
     /** The first answer from now on, of requests started from now on, that matches. */
@@ -157,6 +179,16 @@ final class LoadRun implements AutoCloseable {
         /** One request; false only when interrupted. */
         private boolean request(Mode mode, String path) {
             String phaseAtStart = phase;
+            AtomicInteger flying = inFlight.computeIfAbsent(phaseAtStart, k -> new AtomicInteger());
+            flying.incrementAndGet();
+            try {
+                return countedRequest(mode, path, phaseAtStart);
+            } finally {
+                flying.decrementAndGet();
+            }
+        }
+
+        private boolean countedRequest(Mode mode, String path, String phaseAtStart) {
             long started = System.nanoTime();
             int status = 0;
             String key;

@@ -100,10 +100,10 @@ final class SecurityReview {
         checks.forEach(check -> result.note("%s", check));
     }
 
-    /** Java sources with MyBatis annotations, and XML mappers, under leaf-server/src/main. */
+    /** Java sources with MyBatis annotations, and XML mappers, in the main sources of every module. */
     static List<Path> mapperSources() {
-        Path main = TestDatabase.repoFile("leaf-server/src/main");
-        try (Stream<Path> files = Files.walk(main)) {
+        Path root = TestDatabase.repoFile("sql").getParent(); // the repository root, which holds sql/
+        try (Stream<Path> files = Files.walk(root).filter(path -> path.toString().contains("/src/main/"))) {
             return files.filter(Files::isRegularFile).filter(file -> {
                 String name = file.getFileName().toString();
                 return (name.endsWith(".java") && read(file).contains("org.apache.ibatis.annotations"))
