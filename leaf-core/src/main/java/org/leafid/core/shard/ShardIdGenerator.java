@@ -3,6 +3,7 @@ package org.leafid.core.shard;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 
 /**
@@ -27,6 +28,8 @@ public final class ShardIdGenerator {
     private final OpaquePermutation opaque;
     /** Per app id, what this generator derived from its row: limits, shards, round-robin position. */
     private final AtomicReferenceArray<AppState> states = new AtomicReferenceArray<>(ShardId.MAX_APP_ID + 1);
+    /** IDs handed out per app id, read by the meters at scrape time. */
+    private final LongAdder[] issued = new LongAdder[ShardId.MAX_APP_ID + 1];
 
     /**
      * @param apps the app of an id, or null when there is none (for example {@code directory::app})
@@ -36,6 +39,9 @@ public final class ShardIdGenerator {
         this.apps = apps;
         this.source = source;
         this.opaque = opaque;
+        for (int i = 0; i < issued.length; i++) {
+            issued[i] = new LongAdder();
+        }
     }
 
     public ShardIdGenerator(IntFunction<ShardApp> apps, ShardIndexSource source) {
@@ -56,7 +62,9 @@ public final class ShardIdGenerator {
         AppState app = state(appId);
         if (gateShard >= 0) {
             app.requireShard(gateShard);
-            return place(app, gateShard, source.nextIndex(appId, gateShard));
+            long id = place(app, gateShard, source.nextIndex(appId, gateShard));
+            issued[appId].increment();
+            return id;
         }
         int shards = app.shards.length;
         int start = app.nextRoundRobin();
@@ -67,7 +75,9 @@ public final class ShardIdGenerator {
             }
             long index = source.nextIndex(appId, shardId);
             if (index <= app.maxIndex[shardId]) {
-                return place(app, shardId, index);
+                long id = place(app, shardId, index);
+                issued[appId].increment();
+                return id;
             }
             app.markSpent(shardId);
         }
@@ -95,6 +105,7 @@ public final class ShardIdGenerator {
             for (int i = 0; i < indexes.length; i++) {
                 ids[i] = place(app, gateShard, indexes[i]);
             }
+            issued[appId].add(ids.length);
             return ids;
         }
         long[] ids = new long[count];
@@ -118,7 +129,13 @@ public final class ShardIdGenerator {
         if (filled < count) {
             throw new AppLimitReachedException(appId, app.shards[start], app.app.maxLimitId());
         }
+        issued[appId].add(ids.length);
         return ids;
+    }
+
+    /** IDs this generator handed out for the app since it was made. */
+    public long issuedCount(int appId) {
+        return issued[appId].sum();
     }
 
     /**
