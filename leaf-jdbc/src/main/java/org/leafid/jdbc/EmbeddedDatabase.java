@@ -12,7 +12,10 @@ import org.apache.ibatis.jdbc.ScriptRunner;
 /** Where the embedded H2 database lives when no {@code leaf.jdbc.url} is set, and its schema. */
 public final class EmbeddedDatabase {
 
-    /** {@code leaf_alloc} as {@code sql/leaf_alloc.sql} has it, in H2's MySQL mode, and the sample tag. */
+    /**
+     * {@code leaf_alloc}, {@code id_alloc} and {@code leaf_shard_*} as {@code sql/} has them, in H2's
+     * MySQL mode, with the sample tag and the sample shard app.
+     */
     private static final String SCHEMA = "/db/h2-schema.sql";
 
     private EmbeddedDatabase() {}
@@ -43,8 +46,8 @@ public final class EmbeddedDatabase {
     }
 
     /**
-     * Creates {@code leaf_alloc} and the sample tag where they are missing; an existing table and
-     * row are kept, so it runs on every start.
+     * Creates the tables, the sample tag and the sample shard app where they are missing; existing
+     * tables and rows are kept, so it runs on every start.
      */
     public static void createSchema(Connection connection) throws IOException {
         try (InputStream in = EmbeddedDatabase.class.getResourceAsStream(SCHEMA)) {

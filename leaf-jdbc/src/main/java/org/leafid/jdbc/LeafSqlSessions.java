@@ -8,14 +8,17 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
 import org.leafid.jdbc.segment.LeafAllocMapper;
+import org.leafid.jdbc.shard.IdAllocMapper;
+import org.leafid.jdbc.shard.LeafShardMapper;
 import org.leafid.jdbc.worker.WorkerIdAllocMapper;
 
 /**
  * The one MyBatis {@link SqlSessionFactory} of Leaf's tables: every mapper
- * ({@code leaf_alloc}, {@code leaf_workerid_alloc}) registered on one configuration over one
- * {@link DataSource}, shared by the segment store, the admin API's writes and the {@code mysql}
- * worker-id registry. Plain MyBatis, no mybatis-spring: each statement runs in its own session,
- * with transactions only where a reservation needs UPDATE and SELECT together.
+ * ({@code leaf_alloc}, {@code leaf_workerid_alloc}, shard mode's {@code id_alloc} and its
+ * {@code leaf_shard_*} tables) registered on one configuration over one {@link DataSource}, shared
+ * by the segment and shard stores, the admin API's writes and the {@code mysql} worker-id registry.
+ * Plain MyBatis, no mybatis-spring: each statement runs in its own session, with transactions only
+ * where a reservation needs UPDATE and SELECT together (or an app's 64 rows go in at once).
  */
 public final class LeafSqlSessions {
 
@@ -26,6 +29,8 @@ public final class LeafSqlSessions {
                 new Environment("leaf", new JdbcTransactionFactory(), dataSource));
         configuration.addMapper(LeafAllocMapper.class);
         configuration.addMapper(WorkerIdAllocMapper.class);
+        configuration.addMapper(IdAllocMapper.class);
+        configuration.addMapper(LeafShardMapper.class);
         return new SqlSessionFactoryBuilder().build(configuration);
     }
 

@@ -7,6 +7,7 @@
  * is wrong (it will not), and which key to change. Also here: JDBC urls as they may be shown, without
  * their secrets; where the embedded H2 default lives and how its schema is made; and the log of a
  * database outage, one line per cause rather than one per retry. The tables' own code is in
- * {@code segment} ({@code leaf_alloc}) and {@code worker} ({@code leaf_workerid_alloc}).
+ * {@code segment} ({@code leaf_alloc}), {@code worker} ({@code leaf_workerid_alloc}) and {@code shard}
+ * ({@code id_alloc} and {@code leaf_shard_*}).
  */
 package org.leafid.jdbc;

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
@@ -102,10 +103,27 @@ public final class TestDatabase {
         }
     }
 
-    /** Runs {@code sql/leaf_alloc.sql} and {@code sql/leaf_workerid_alloc.sql} (both idempotent). */
+    /**
+     * Runs {@code sql/leaf_alloc.sql}, {@code sql/leaf_workerid_alloc.sql} and {@code sql/leaf_shard.sql}
+     * (all idempotent), and {@code sql/id_alloc.sql} when {@code id_alloc} is missing: that script is
+     * the Redis-queue services' DDL exactly, without {@code IF NOT EXISTS}.
+     */
     public void createTables() {
         runScript(repoFile("sql/leaf_alloc.sql"));
         runScript(repoFile("sql/leaf_workerid_alloc.sql"));
+        runScript(repoFile("sql/leaf_shard.sql"));
+        if (!hasTable("id_alloc")) {
+            runScript(repoFile("sql/id_alloc.sql"));
+        }
+    }
+
+    private boolean hasTable(String table) {
+        try (Connection connection = connect();
+                ResultSet tables = connection.getMetaData().getTables(name(), null, table, new String[] {"TABLE"})) {
+            return tables.next();
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not list the tables of " + url, e);
+        }
     }
 
     public String user() {

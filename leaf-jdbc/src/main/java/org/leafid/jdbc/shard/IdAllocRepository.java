@@ -1,0 +1,199 @@
+package org.leafid.jdbc.shard;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.session.SqlSession;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.core.shard.AppLimitReachedException;
+import org.leafid.core.shard.ShardApp;
+import org.leafid.core.shard.ShardBlock;
+import org.leafid.core.shard.ShardStore;
+import org.leafid.core.shard.ShardStoreException;
+import org.leafid.core.shard.UnknownAppException;
+import org.leafid.core.shard.UnknownShardException;
+import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.SqlFailures;
+
+/**
+ * {@link ShardStore} on {@code id_alloc} through MyBatis, with the block rule of the Redis-queue
+ * services that own the table: UPDATE {@code max_id = max_id + step * blocks}, then SELECT, in one
+ * transaction. The UPDATE locks the row, so the SELECT reads the {@code max_id} this transaction
+ * set and the block {@code old max_id + 1 .. new max_id} is this caller's alone; a deployment that
+ * already issued {@code max_id} never sees it again.
+ *
+ * <p>The apps view and the admin API read and create rows here too ({@link #rows}, {@link #createApp}):
+ * one repository of {@code id_alloc}, so the generator and the admin side never see two stores.
+ */
+public final class IdAllocRepository implements ShardStore {
+
+    /** The script that creates the table, named in the hint when it is missing. */
+    public static final String TABLE_SCRIPT = "sql/id_alloc.sql";
+    /** Shards per app: an ID carries the shard in 6 bits. */
+    public static final int SHARDS = 64;
+    /** App ids 0..255: an ID carries the app in 8 bits. */
+    public static final int MAX_APP_ID = 255;
+
+    private static final int MAX_APP_NAME = 128;
+    private static final int MAX_DESCRIPTION = 255;
+
+    private final SqlSessionFactory sessions;
+    private final String url;
+
+    /** @param sessions Leaf's one session factory ({@link LeafSqlSessions}) */
+    public IdAllocRepository(SqlSessionFactory sessions) {
+        this.sessions = sessions;
+        this.url = LeafSqlSessions.url(sessions);
+    }
+
+    @Override
+    public ShardBlock reserve(int appId, int shardId, int blocks) {
+        if (blocks < 1) {
+            throw new IllegalArgumentException("blocks must be at least 1: " + blocks);
+        }
+        try (SqlSession session = sessions.openSession(false)) {
+            IdAllocMapper mapper = session.getMapper(IdAllocMapper.class);
+            int updated = mapper.advanceMaxId(appId, shardId, blocks);
+            IdAllocRow row = mapper.find(appId, shardId);
+            boolean appHasRows = row != null || mapper.countRows(appId) > 0;
+            session.commit();
+            if (row == null) {
+                throw appHasRows ? new UnknownShardException(appId, shardId) : new UnknownAppException(appId);
+            }
+            if (updated == 0) {
+                throw refusal(row, blocks);
+            }
+            long size = (long) row.step() * blocks;
+            return new ShardBlock(appId, shardId, row.maxId() - size + 1, row.maxId(), row.step());
+        } catch (PersistenceException e) {
+            throw new ShardStoreException("no block of app " + appId + " shard " + shardId
+                    + " could be reserved in id_alloc: " + explain(e, TABLE_SCRIPT), e);
+        }
+    }
+
+    /** Why the guarded UPDATE left an existing row alone. */
+    private static RuntimeException refusal(IdAllocRow row, int blocks) {
+        if (row.step() < 1) {
+            return new ShardStoreException("App " + row.appId() + " shard " + row.shardId() + " has step "
+                    + row.step() + " in id_alloc; a step must be at least 1 (UPDATE id_alloc SET step = 1000 WHERE "
+                    + "app_id = " + row.appId() + ")", null);
+        }
+        // max_id + step * blocks would pass 2^63 - 1: no index above max_id is left to reserve.
+        // Far beyond any limit an ID can carry (the index has 49 bits), so the space is spent.
+        return new AppLimitReachedException(row.appId(), row.shardId(), row.maxLimitId());
+    }
+
+    /**
+     * The apps by app id, each from its rows: the name of its lowest shard's row, the smallest
+     * step, and the strictest limit. Their services create an app's rows together with one limit,
+     * so the rows agree; when an operator has edited one row, the smallest non-zero
+     * {@code max_limit_id} keeps every ID below every row's limit (0, no limit, only when all say so).
+     */
+    @Override
+    public List<ShardApp> apps() {
+        List<IdAllocRow> rows;
+        try (SqlSession session = sessions.openSession(true)) {
+            rows = session.getMapper(IdAllocMapper.class).rows();
+        } catch (PersistenceException e) {
+            throw new ShardStoreException("id_alloc cannot be read: " + explain(e, TABLE_SCRIPT), e);
+        }
+        Map<Integer, List<IdAllocRow>> byApp = new LinkedHashMap<>();
+        for (IdAllocRow row : rows) {
+            byApp.computeIfAbsent(row.appId(), id -> new ArrayList<>()).add(row);
+        }
+        return byApp.values().stream().map(IdAllocRepository::app).toList();
+    }
+
+    private static ShardApp app(List<IdAllocRow> rows) {
+        IdAllocRow first = rows.get(0);
+        int step = Integer.MAX_VALUE;
+        long limit = 0;
+        List<Integer> shards = new ArrayList<>(rows.size());
+        for (IdAllocRow row : rows) {
+            step = Math.min(step, row.step());
+            if (row.maxLimitId() > 0) {
+                limit = limit == 0 ? row.maxLimitId() : Math.min(limit, row.maxLimitId());
+            }
+            shards.add(row.shardId());
+        }
+        return new ShardApp(first.appId(), first.appName(), step, limit, shards);
+    }
+
+    // The apps view and the admin API: plain statements with bound parameters, so a change made
+    // here is exactly an operator's SQL edit and every instance picks it up the same way.
+
+    /** Every row, by app id then shard id. */
+    public List<IdAllocRow> rows() {
+        try (SqlSession session = sessions.openSession(true)) {
+            return List.copyOf(session.getMapper(IdAllocMapper.class).rows());
+        } catch (PersistenceException e) {
+            throw tableFailure(e, "read id_alloc");
+        }
+    }
+
+    /** The rows of one app, by shard id; empty when the app has none. */
+    public List<IdAllocRow> rows(int appId) {
+        try (SqlSession session = sessions.openSession(true)) {
+            return List.copyOf(session.getMapper(IdAllocMapper.class).rowsOf(appId));
+        } catch (PersistenceException e) {
+            throw tableFailure(e, "read id_alloc");
+        }
+    }
+
+    /**
+     * Creates an app: 64 rows (shard 0..63) with {@code max_id} 0, in one transaction, so that an
+     * app is never left with some shards only.
+     *
+     * @param maxLimitId every ID of the app will be below it; 0 for no limit
+     * @param description may be null
+     * @return the app as stored; empty when the app already has a row (any shard): nothing is inserted
+     * @throws IllegalArgumentException when a value is out of range (nothing is inserted)
+     */
+    public Optional<ShardApp> createApp(int appId, String appName, int step, long maxLimitId, String description) {
+        validate(appId, appName, step, maxLimitId, description);
+        try (SqlSession session = sessions.openSession(false)) {
+            IdAllocMapper mapper = session.getMapper(IdAllocMapper.class);
+            for (int shard = 0; shard < SHARDS; shard++) {
+                mapper.insert(appId, appName, 0, shard, step, description, maxLimitId);
+            }
+            List<IdAllocRow> rows = mapper.rowsOf(appId);
+            session.commit();
+            return Optional.of(app(rows));
+        } catch (PersistenceException e) {
+            // Closing the session without commit rolls back the shards inserted before the duplicate.
+            if (SqlFailures.duplicateKey(e)) {
+                return Optional.empty();
+            }
+            throw tableFailure(e, "insert app " + appId + " into id_alloc");
+        }
+    }
+
+    private static void validate(int appId, String appName, int step, long maxLimitId, String description) {
+        if (appId < 0 || appId > MAX_APP_ID) {
+            throw new IllegalArgumentException("appId must be 0.." + MAX_APP_ID + " (8 bits of the ID): " + appId);
+        }
+        if (appName == null || appName.isBlank() || appName.length() > MAX_APP_NAME) {
+            throw new IllegalArgumentException("appName must be 1.." + MAX_APP_NAME + " characters, not blank");
+        }
+        if (step < 1) {
+            throw new IllegalArgumentException("step must be at least 1: " + step);
+        }
+        if (maxLimitId < 0) {
+            throw new IllegalArgumentException("maxLimitId must be 0 (no limit) or positive: " + maxLimitId);
+        }
+        if (description != null && description.length() > MAX_DESCRIPTION) {
+            throw new IllegalArgumentException("description must be at most " + MAX_DESCRIPTION + " characters");
+        }
+    }
+
+    private ShardTableException tableFailure(PersistenceException e, String action) {
+        return new ShardTableException("Could not " + action + ": " + explain(e, TABLE_SCRIPT), e);
+    }
+
+    private String explain(PersistenceException e, String script) {
+        return SqlFailures.describe(e, url) + SqlFailures.hint(e, script);
+    }
+}

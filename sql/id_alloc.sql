@@ -1,0 +1,12 @@
+CREATE TABLE `id_alloc` (
+  `app_id` int(11) NOT NULL,
+  `app_name` varchar(128) NOT NULL,
+  `max_id` bigint(20) NOT NULL DEFAULT '1',
+  `shard_id` int(11) NOT NULL,
+  `step` int(11) NOT NULL DEFAULT '1000',
+  `description` varchar(255) DEFAULT NULL,
+  `create_time` datetime NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  `update_time` datetime NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
+  `max_limit_id` bigint(20) NOT NULL DEFAULT '0',
+  PRIMARY KEY (`app_id`,`shard_id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
