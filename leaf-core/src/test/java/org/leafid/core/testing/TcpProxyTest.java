@@ -2,12 +2,10 @@ package org.leafid.core.testing;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -128,7 +126,7 @@ class TcpProxyTest {
     }
 
     @Test
-    void closeEndsEveryConnectionAndStopsListening() throws Exception {
+    void closeEndsEveryConnectionItRelaysOrHolds() throws Exception {
         Socket open = connect();
         assertThat(roundTrip(open, "up")).isEqualTo("up");
         proxy.freeze();
@@ -140,7 +138,8 @@ class TcpProxyTest {
         assertClosedByProxy(open);
         assertClosedByProxy(pending);
         await(() -> proxy.held() == 0, "the held connection is let go");
-        assertThatThrownBy(this::connect).isInstanceOf(ConnectException.class);
+        // Not checked: that a new connection to the port is refused. Once freed, the port may be
+        // bound by any process on the machine, so the check failed now and then on a busy one.
     }
 
     private Socket connect() throws IOException {
