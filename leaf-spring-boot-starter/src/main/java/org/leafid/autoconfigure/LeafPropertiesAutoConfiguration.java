@@ -2,6 +2,7 @@ package org.leafid.autoconfigure;
 
 import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.shard.ShardProperties;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -14,5 +15,5 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
  */
 @AutoConfiguration
 @EnableConfigurationProperties({LeafProperties.class, JdbcProperties.class, SegmentProperties.class,
-        SnowflakeProperties.class})
+        SnowflakeProperties.class, ShardProperties.class})
 public class LeafPropertiesAutoConfiguration {}

@@ -1,11 +1,12 @@
 package org.leafid.autoconfigure.jdbc;
 
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
+import org.leafid.autoconfigure.shard.ConditionalOnShardMode;
 import org.leafid.autoconfigure.snowflake.ConditionalOnWorkerIdMode;
 import org.leafid.autoconfigure.snowflake.WorkerIdMode;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 
-/** The {@code leaf.jdbc} database is needed by segment mode and by the {@code mysql} worker-id mode. */
+/** The {@code leaf.jdbc} database is needed by segment mode, shard mode and the {@code mysql} worker-id mode. */
 class LeafDatabaseNeeded extends AnyNestedCondition {
 
     LeafDatabaseNeeded() {
@@ -17,4 +18,7 @@ class LeafDatabaseNeeded extends AnyNestedCondition {
 
     @ConditionalOnWorkerIdMode(WorkerIdMode.MYSQL)
     static class MysqlWorkerIds {}
+
+    @ConditionalOnShardMode
+    static class ShardMode {}
 }

@@ -1,0 +1,120 @@
+package org.leafid.autoconfigure.shard;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.autoconfigure.ClockAutoConfiguration;
+import org.leafid.autoconfigure.LeafConfigurationException;
+import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
+import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
+import org.leafid.core.DaemonThreads;
+import org.leafid.core.shard.MemoryShardIndexSource;
+import org.leafid.core.shard.OpaquePermutation;
+import org.leafid.core.shard.ShardApp;
+import org.leafid.core.shard.ShardAppDirectory;
+import org.leafid.core.shard.ShardIdGenerator;
+import org.leafid.core.shard.ShardIndexSource;
+import org.leafid.core.shard.ShardStore;
+import org.leafid.jdbc.shard.IdAllocRepository;
+import org.leafid.jdbc.shard.ShardKeyFingerprints;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Shard mode ({@code leaf.shard.enable}; unset, on exactly when {@code leaf.jdbc.url} is unset):
+ * the {@code id_alloc} store, a double buffer per (app, shard), the directory of apps, the opaque
+ * permutation when {@code leaf.shard.opaque-key} is set, the generator, its meters and the
+ * periodic re-read of the app list. Each bean gives way to one the application defines.
+ */
+@AutoConfiguration(after = {LeafPropertiesAutoConfiguration.class, ClockAutoConfiguration.class,
+        LeafJdbcAutoConfiguration.class})
+@ConditionalOnShardMode
+public class ShardAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(ShardStore.class)
+    IdAllocRepository shardStore(SqlSessionFactory leafSqlSessions) {
+        return new IdAllocRepository(leafSqlSessions);
+    }
+
+    /** Block loads of shard mode: one per (app, shard) at a time, so a small bounded pool is enough. */
+    @Bean(destroyMethod = "shutdownNow")
+    @ConditionalOnMissingBean(name = "shardLoader")
+    ThreadPoolExecutor shardLoader() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(10_000), new DaemonThreads("leaf-shard-loader"));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    MemoryShardIndexSource memoryShardIndexSource(ShardStore shardStore, InstantSource leafClock,
+            ThreadPoolExecutor shardLoader, ShardProperties properties) {
+        return new MemoryShardIndexSource(shardStore, leafClock, shardLoader, properties.loadWait());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ShardAppDirectory shardApps(ShardStore shardStore) {
+        return new ShardAppDirectory(shardStore);
+    }
+
+    /** Made once: deriving the round keys is the costly part. */
+    @Bean
+    @ConditionalOnMissingBean
+    ShardOpacity shardOpacity(ShardProperties properties) {
+        if (!properties.opaque()) {
+            return new ShardOpacity(null);
+        }
+        try {
+            return new ShardOpacity(OpaquePermutation.fromKeyText(properties.opaqueKey()));
+        } catch (IllegalArgumentException e) {
+            throw new LeafConfigurationException("leaf.shard.opaque-key", "is not usable: " + e.getMessage(),
+                    "Make one with: openssl rand -hex 32, and keep it for as long as the apps exist.");
+        }
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ShardIdGenerator shardIdGenerator(ShardAppDirectory shardApps, ObjectProvider<ShardIndexSource> sources,
+            MemoryShardIndexSource memoryShardIndexSource, ShardOpacity shardOpacity) {
+        // An application's (or the Redis buffer's) own source wins over the memory buffer.
+        ShardIndexSource source = sources.stream().filter(s -> s != memoryShardIndexSource).findFirst()
+                .orElse(memoryShardIndexSource);
+        return new ShardIdGenerator(shardApps::app, source, shardOpacity.permutation());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ShardMeters shardMeters(ObjectProvider<MeterRegistry> registry, ShardIdGenerator shardIdGenerator,
+            ShardStore shardStore) {
+        // Headroom needs the rows of id_alloc; an application's own store gets the issued counts only.
+        IdAllocRepository rows = shardStore instanceof IdAllocRepository table ? table : null;
+        return new ShardMeters(registry.getIfAvailable(SimpleMeterRegistry::new), shardIdGenerator, rows);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ShardAppRefresher shardAppRefresher(MemoryShardIndexSource memoryShardIndexSource, ShardAppDirectory shardApps,
+            ShardProperties properties, ShardOpacity shardOpacity, ObjectProvider<SqlSessionFactory> sessions,
+            ObjectProvider<ShardMeters> meters) {
+        List<Consumer<List<ShardApp>>> listeners = new ArrayList<>();
+        if (shardOpacity.permutation() != null) {
+            OpaqueKeyCheck check = new OpaqueKeyCheck(new ShardKeyFingerprints(sessions.getObject()),
+                    shardOpacity.permutation());
+            listeners.add(check::check);
+        }
+        meters.ifAvailable(listeners::add);
+        return new ShardAppRefresher(memoryShardIndexSource, shardApps, properties.refreshInterval(), listeners);
+    }
+}
