@@ -1,0 +1,107 @@
+package org.leafid.redis;
+
+import java.util.Collection;
+import java.util.List;
+import org.leafid.core.shard.IssuedWatermarks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The lagging-replica guard. Every list is filled in increasing order under the lock and popped
+ * from the head, so across all instances indexes come out increasing. An index not above what was
+ * popped before (this instance's highest, or the shared watermark every instance writes its highest
+ * to) means the list went back in time: a replica promoted while it lagged, or an old snapshot.
+ * Such a list is deleted, never served; the next refill brings new indexes from the store.
+ */
+final class ShardListGuard {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShardListGuard.class);
+
+    private final RedisShardLists lists;
+    private final IssuedWatermarks watermarks;
+
+    ShardListGuard(RedisShardLists lists, IssuedWatermarks watermarks) {
+        this.lists = lists;
+        this.watermarks = watermarks;
+    }
+
+    /** Syncs when the interval passed, or Redis came back (epoch), since this shard's last sync. */
+    void syncIfDue(ShardListState state, long now, long intervalMillis, long epoch) {
+        if (state.claimSync(now, intervalMillis, epoch)) {
+            sync(state);
+        }
+    }
+
+    /** Writes this instance's highest popped index, then reads the highest any instance wrote. */
+    void sync(ShardListState state) {
+        try {
+            write(state);
+            state.learnWatermark(watermarks.highest(state.appId, state.shardId));
+        } catch (RuntimeException storeFailed) {
+            // Whatever the implementation throws: issuing stays correct (the store hands out every index
+            // once); only the guard runs on an older watermark until the next sync, which is worth a WARN.
+            LOG.warn("Could not sync the issued watermark of app {} shard {} ({}); the lagging-replica guard uses "
+                    + "the watermark read before until the next sync", state.appId, state.shardId,
+                    storeFailed.toString());
+        }
+    }
+
+    /** Redis just failed (perhaps a failover): write every shard's highest popped so the others learn it. */
+    void writeAll(Collection<ShardListState> states) {
+        for (ShardListState state : states) {
+            try {
+                write(state);
+            } catch (RuntimeException storeFailed) {
+                LOG.warn("Could not write the issued watermark of app {} shard {} ({})", state.appId, state.shardId,
+                        storeFailed.toString());
+            }
+        }
+    }
+
+    private void write(ShardListState state) {
+        long popped = state.highestPopped();
+        if (state.claimWrite(popped)) {
+            watermarks.advance(state.appId, state.shardId, popped);
+        }
+    }
+
+    /**
+     * The popped values as indexes, or null when the list went back in time or holds something
+     * that is not an index: then it has been deleted and the popped values are dropped.
+     */
+    long[] check(ShardListState state, List<String> popped, long floor) {
+        long[] indexes = new long[popped.size()];
+        long previous = floor;
+        for (int i = 0; i < indexes.length; i++) {
+            String value = popped.get(i);
+            long index;
+            try {
+                index = Long.parseLong(value);
+            } catch (NumberFormatException notAnIndex) {
+                discard(state, "handed out \"" + value + "\", which is not a decimal index; check what else writes "
+                        + "to this key");
+                return null;
+            }
+            if (index <= previous) {
+                discard(state, "handed out index " + index + " after index " + previous + " had already been "
+                        + "issued: the list went back in time, most likely a Redis failover to a replica that "
+                        + "lagged behind, or a restore of an old snapshot. Check the Redis replication (how far "
+                        + "the promoted replica was behind) and that no other service pushes to this list out of "
+                        + "order");
+                return null;
+            }
+            indexes[i] = index;
+            previous = index;
+        }
+        return indexes;
+    }
+
+    private void discard(ShardListState state, String what) {
+        LOG.error("Redis list {} (app {} shard {}) {}. The list was deleted and the shard is refilled from "
+                + "id_alloc with new indexes, so this instance issues none of them again; another instance that "
+                + "popped from the old list before its next watermark sync is not covered (see the README)",
+                state.listKey, state.appId, state.shardId, what);
+        lists.delete(state.listKey);
+        sync(state);
+    }
+}

@@ -1,0 +1,46 @@
+package org.leafid.redis;
+
+import java.util.OptionalInt;
+
+/**
+ * The Redis keys of the Redis-queue ID services, spelled exactly as they spell them so that a
+ * running deployment can switch to this server: the list {@code id.gen.idList_{appId}_{shardId}}
+ * and the refill lock {@code id.gen.lock_{appId}_{shardId}}.
+ */
+final class ShardListKeys {
+
+    static final String LIST_PREFIX = "id.gen.idList_";
+    static final String LOCK_PREFIX = "id.gen.lock_";
+    /** The SCAN pattern of every list, whatever the app. */
+    static final String LIST_PATTERN = LIST_PREFIX + "*";
+
+    private ShardListKeys() {
+    }
+
+    static String list(int appId, int shardId) {
+        return LIST_PREFIX + appId + "_" + shardId;
+    }
+
+    static String lock(int appId, int shardId) {
+        return LOCK_PREFIX + appId + "_" + shardId;
+    }
+
+    /** The app id of a list key, or empty when the key does not have their shape (left alone then). */
+    static OptionalInt appIdOfList(String key) {
+        if (!key.startsWith(LIST_PREFIX)) {
+            return OptionalInt.empty();
+        }
+        String rest = key.substring(LIST_PREFIX.length());
+        int underscore = rest.indexOf('_');
+        if (underscore <= 0 || underscore == rest.length() - 1) {
+            return OptionalInt.empty();
+        }
+        try {
+            Integer.parseInt(rest.substring(underscore + 1));
+            return OptionalInt.of(Integer.parseInt(rest.substring(0, underscore)));
+        } catch (NumberFormatException notOurs) {
+            // Another tool's key that happens to share the prefix: not a list of an app, so not deleted.
+            return OptionalInt.empty();
+        }
+    }
+}

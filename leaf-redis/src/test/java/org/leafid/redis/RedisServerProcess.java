@@ -1,0 +1,94 @@
+package org.leafid.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A redis-server of the test's own on a free port, without persistence, that the test kills
+ * (SIGKILL) and starts again on the same port. Every wait is bounded.
+ */
+final class RedisServerProcess implements AutoCloseable {
+
+    private static final Duration START_WAIT = Duration.ofSeconds(10);
+
+    private final int port;
+    private final Path log;
+    private Process process;
+
+    private RedisServerProcess(int port) throws IOException {
+        this.port = port;
+        this.log = Files.createTempFile("leaf-redis-test-" + port, ".log");
+    }
+
+    static RedisServerProcess start() throws IOException, InterruptedException {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        RedisServerProcess server = new RedisServerProcess(port);
+        server.restart();
+        return server;
+    }
+
+    int port() {
+        return port;
+    }
+
+    void restart() throws IOException, InterruptedException {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("redis-server on port " + port + " is already running");
+        }
+        process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
+        long deadline = System.nanoTime() + START_WAIT.toNanos();
+        while (!answersPing()) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException("redis-server did not start on port " + port + " within "
+                        + START_WAIT + " (is redis-server installed?); log: " + Files.readString(log));
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** SIGKILL, as a crash: no shutdown, no save. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("redis-server on port " + port + " did not die within 10 s");
+        }
+    }
+
+    private boolean answersPing() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            socket.setSoTimeout(500);
+            OutputStream out = socket.getOutputStream();
+            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            byte[] reply = in.readNBytes(5);
+            return "+PONG".equals(new String(reply, StandardCharsets.US_ASCII));
+        } catch (IOException notYet) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            kill();
+        }
+    }
+}

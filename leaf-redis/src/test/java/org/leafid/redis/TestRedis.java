@@ -1,0 +1,46 @@
+package org.leafid.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import java.time.Duration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * A connection to a test Redis with the bounded waits the server should configure too: short
+ * command and connect timeouts, and commands rejected at once while disconnected instead of
+ * queued until the reconnection.
+ */
+final class TestRedis implements AutoCloseable {
+
+    static final int LOCAL_PORT = 6379;
+    static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+    private final LettuceConnectionFactory factory;
+    private final StringRedisTemplate template;
+
+    TestRedis(int port) {
+        LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+                .commandTimeout(COMMAND_TIMEOUT)
+                .clientOptions(ClientOptions.builder()
+                        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                        .socketOptions(SocketOptions.builder().connectTimeout(COMMAND_TIMEOUT).build())
+                        .build())
+                .build();
+        factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port), client);
+        factory.afterPropertiesSet();
+        factory.start();
+        template = new StringRedisTemplate(factory);
+    }
+
+    StringRedisTemplate template() {
+        return template;
+    }
+
+    @Override
+    public void close() {
+        factory.destroy();
+    }
+}
