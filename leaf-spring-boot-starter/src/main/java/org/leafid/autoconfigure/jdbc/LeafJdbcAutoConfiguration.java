@@ -37,7 +37,8 @@ import org.springframework.context.annotation.Lazy;
  * take the place of the application's (Spring Boot makes its own only while there is none).
  * Everything Leaf does on the database goes through the one {@link SqlSessionFactory} made here.
  */
-@AutoConfiguration(after = LeafPropertiesAutoConfiguration.class)
+@AutoConfiguration(after = LeafPropertiesAutoConfiguration.class,
+        afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @Conditional(LeafDatabaseNeeded.class)
 public class LeafJdbcAutoConfiguration {
 

@@ -7,7 +7,10 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.springframework.context.annotation.Conditional;
 
-/** Matches when shard mode is on: {@code leaf.shard.enable}, or unset and no {@code leaf.jdbc.url}. */
+/**
+ * Matches when shard mode is on: {@code leaf.shard.enable}, or unset and Leaf's embedded database
+ * in use ({@link ShardModeCondition}).
+ */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Documented

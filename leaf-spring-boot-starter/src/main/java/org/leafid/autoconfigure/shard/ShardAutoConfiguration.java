@@ -14,6 +14,7 @@ import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
+import org.leafid.autoconfigure.segment.SegmentAutoConfiguration;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.shard.MemoryShardIndexSource;
 import org.leafid.core.shard.OpaquePermutation;
@@ -35,8 +36,11 @@ import org.springframework.context.annotation.Bean;
  * permutation when {@code leaf.shard.opaque-key} is set, the generator, its meters and the
  * periodic re-read of the app list. Each bean gives way to one the application defines.
  */
+// Before segment mode's, whose SegmentStore would otherwise look like the application's own to the
+// switch; after Boot's DataSource, which counts as the application's.
 @AutoConfiguration(after = {LeafPropertiesAutoConfiguration.class, ClockAutoConfiguration.class,
-        LeafJdbcAutoConfiguration.class})
+        LeafJdbcAutoConfiguration.class}, before = SegmentAutoConfiguration.class,
+        afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnShardMode
 public class ShardAutoConfiguration {
 

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
 import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.core.shard.ShardIdGenerator;
 import org.leafid.jdbc.testing.TestDatabase;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -54,6 +55,8 @@ class ApplicationDataSourceTest {
             assertThat(application.getBeansOfType(DataSource.class)).hasSize(1);
             assertThat(leaf.own()).as("Leaf must leave the application's pool to the application").isFalse();
             assertThat(leaf.embedded()).isFalse();
+            // Shard mode is not switched on by itself here: the application's database has no id_alloc.
+            assertThat(application.getBeansOfType(ShardIdGenerator.class)).isEmpty();
 
             SegmentAllocator allocator = application.getBean(SegmentAllocator.class);
             long[][] ids = ConcurrentIds.take(THREADS, IDS_PER_THREAD, () -> allocator.nextId(tag));
