@@ -70,6 +70,33 @@ final class FaultDatabase {
                 tag, maxId, step);
     }
 
+    /**
+     * A shard-mode app as the Redis-queue services create one: 64 {@code id_alloc} rows, shard 0..63,
+     * {@code max_id} 0. Rows, key fingerprint and watermarks an earlier run left for the app id are
+     * deleted first (the fault database is the suite's own).
+     */
+    void insertApp(int appId, String appName, int step, long maxLimitId) {
+        for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark")) {
+            database.update("DELETE FROM " + table + " WHERE app_id = ?", appId);
+        }
+        for (int shard = 0; shard < 64; shard++) {
+            database.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, description, max_limit_id) "
+                    + "VALUES (?, ?, 0, ?, ?, 'fault suite', ?)", appId, appName, shard, step, maxLimitId);
+        }
+    }
+
+    /** The sum of an app's {@code max_id} over its shards: how many indexes its rows have handed out. */
+    long reservedIndexes(int appId) {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT COALESCE(SUM(max_id), 0) FROM id_alloc WHERE app_id = "
+                        + appId)) {
+            result.next();
+            return result.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     long maxId(String tag) {
         return database.maxId(tag);
     }

@@ -31,15 +31,30 @@ import java.util.regex.Pattern;
  */
 final class LoadRun implements AutoCloseable {
 
-    enum Mode { SEGMENT, SNOWFLAKE }
+    enum Mode { SEGMENT, SNOWFLAKE, SHARD }
 
-    /** A client: which server, which tag (null: no segment requests), and whether to ask for snowflakes. */
-    record ClientSpec(String instance, int port, String tag, boolean snowflake, int batchEvery) {}
+    /**
+     * A client: which server, which tag (null: no segment requests), and whether to ask for
+     * snowflakes; or, with a shard app id (0..255, else -1), shard IDs of that app only, every
+     * other request with a gate pass out of {@link #GATE_PASSES} users and the rest round-robin.
+     */
+    record ClientSpec(String instance, int port, String tag, boolean snowflake, int batchEvery, int shardApp) {
+
+        ClientSpec(String instance, int port, String tag, boolean snowflake, int batchEvery) {
+            this(instance, port, tag, snowflake, batchEvery, -1);
+        }
+
+        static ClientSpec shard(String instance, int port, int appId, int batchEvery) {
+            return new ClientSpec(instance, port, null, false, batchEvery, appId);
+        }
+    }
 
     /** One answer: status 0 when there was none; key "snowflake 200" or what went wrong. */
     record Outcome(String instance, Mode mode, int status, String key, long startedNanos, long doneNanos) {}
 
     static final int BATCH = 10;
+    /** The users whose gate passes shard clients send. */
+    static final int GATE_PASSES = 1_000;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
     private static final long PAUSE_AFTER_ERROR_MILLIS = 20;
     private static final Pattern PROBLEM_TYPE = Pattern.compile("\"type\"\\s*:\\s*\"urn:leaf:problem:([a-z0-9-]+)\"");
@@ -146,6 +161,7 @@ final class LoadRun implements AutoCloseable {
         private final ClientSpec spec;
         private final LongList segment = new LongList();
         private final LongList snowflake = new LongList();
+        private final LongList shard = new LongList();
         private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -158,10 +174,18 @@ final class LoadRun implements AutoCloseable {
         }
 
         LongList ids(Mode mode) {
-            return mode == Mode.SEGMENT ? segment : snowflake;
+            return switch (mode) {
+                case SEGMENT -> segment;
+                case SNOWFLAKE -> snowflake;
+                case SHARD -> shard;
+            };
         }
 
         private void run() {
+            if (spec.shardApp() >= 0) {
+                runShard();
+                return;
+            }
             Mode[] modes = spec.tag() == null ? new Mode[] {Mode.SNOWFLAKE}
                     : spec.snowflake() ? new Mode[] {Mode.SEGMENT, Mode.SNOWFLAKE} : new Mode[] {Mode.SEGMENT};
             for (long n = 0; !stopping; n++) {
@@ -171,6 +195,24 @@ final class LoadRun implements AutoCloseable {
                 String path = (mode == Mode.SEGMENT ? "/api/segment/get/" + spec.tag() : "/api/snowflake/get/fault")
                         + (batch ? "?count=" + BATCH : "");
                 if (!request(mode, path)) {
+                    return; // interrupted
+                }
+            }
+        }
+
+        private void runShard() {
+            for (long n = 0; !stopping; n++) {
+                boolean batch = spec.batchEvery() > 0 && n % spec.batchEvery() == spec.batchEvery() - 1;
+                StringBuilder path = new StringBuilder("/api/shard/get/").append(spec.shardApp());
+                char separator = '?';
+                if (n % 2 == 0) {
+                    path.append("?gatePass=user-").append(n / 2 % GATE_PASSES).append("%40example.com");
+                    separator = '&';
+                }
+                if (batch) {
+                    path.append(separator).append("count=").append(BATCH);
+                }
+                if (!request(Mode.SHARD, path.toString())) {
                     return; // interrupted
                 }
             }

@@ -18,7 +18,7 @@ record LoadSummary(long durationMillis, List<LoadRun.Client> clients, long reque
     }
 
     long ids() {
-        return ids(Mode.SEGMENT) + ids(Mode.SNOWFLAKE);
+        return ids(Mode.SEGMENT) + ids(Mode.SNOWFLAKE) + ids(Mode.SHARD);
     }
 
     /** Errors of every phase and instance together. */

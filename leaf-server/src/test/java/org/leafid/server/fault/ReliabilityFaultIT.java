@@ -28,7 +28,7 @@ import org.leafid.server.support.TestReports;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReliabilityFaultIT {
 
-    private static final int SCENARIOS = 9;
+    private static final int SCENARIOS = 11;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -132,6 +132,18 @@ class ReliabilityFaultIT {
     @Order(8)
     void securityReview() throws Exception {
         scenario("Security review", result -> SecurityReview.run(context, tokenServer(), token, result));
+    }
+
+    @Test
+    @Order(9)
+    void shardModeOnTwoServersWithBothBuffersNeverRepeatsNorPassesTheLimit() throws Exception {
+        scenario("Shard mode, two buffers", result -> ShardScenario.twoServersBothBuffers(context, result));
+    }
+
+    @Test
+    @Order(10)
+    void shardModeBridgesARedisOutageWithoutRepeating() throws Exception {
+        scenario("Shard mode, Redis killed", result -> ShardScenario.redisKilledUnderLoad(context, result));
     }
 
     /** The server with an admin token, shared by the bad-input scenario and the security review. */

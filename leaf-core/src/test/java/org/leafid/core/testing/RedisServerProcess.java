@@ -1,4 +1,4 @@
-package org.leafid.redis;
+package org.leafid.core.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * A redis-server of the test's own on a free port, without persistence, that the test kills
  * (SIGKILL) and starts again on the same port. Every wait is bounded.
  */
-final class RedisServerProcess implements AutoCloseable {
+public final class RedisServerProcess implements AutoCloseable {
 
     private static final Duration START_WAIT = Duration.ofSeconds(10);
 
@@ -29,7 +29,7 @@ final class RedisServerProcess implements AutoCloseable {
         this.log = Files.createTempFile("leaf-redis-test-" + port, ".log");
     }
 
-    static RedisServerProcess start() throws IOException, InterruptedException {
+    public static RedisServerProcess start() throws IOException, InterruptedException {
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
@@ -39,11 +39,11 @@ final class RedisServerProcess implements AutoCloseable {
         return server;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    void restart() throws IOException, InterruptedException {
+    public void restart() throws IOException, InterruptedException {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("redis-server on port " + port + " is already running");
         }
@@ -63,7 +63,7 @@ final class RedisServerProcess implements AutoCloseable {
     }
 
     /** SIGKILL, as a crash: no shutdown, no save. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             throw new IllegalStateException("redis-server on port " + port + " did not die within 10 s");
