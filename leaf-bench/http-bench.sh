@@ -15,6 +15,7 @@
 #    warming up favours whichever endpoint runs last;
 # 4. drives, in one run, with wrk -t2 -c64 -d<SECONDS_PER_RUN>s --latency: /bench/noop,
 #    /api/segment/get/leaf-segment-test, /api/snowflake/get/bench,
+#    /api/shard/get/1?gatePass=bench%40example.com (the sample app, memory buffer),
 #    /api/segment/get/leaf-segment-test?count=1000 and /bench/noop again; the ratios are to the
 #    mean of the two no-op runs, whose difference (drift) shows how steady the machine was;
 # 5. prints req/s, IDs/s, p50/p99 latency and non-2xx answers of each, the ratios, the heap in
@@ -30,7 +31,7 @@
 # built only when missing: after changing the server, rebuild it with ./mvnw -q -DskipTests package).
 # The server log and wrk's outputs are kept in leaf-bench/target/http-bench/.
 #
-# Last line:  RATIOS segment/noop=<x> snowflake/noop=<y> batch1000/single=<z>
+# Last line:  RATIOS segment/noop=<x> snowflake/noop=<y> shard/noop=<s> batch1000/single=<z>
 # (z = IDs/s of the batch call / IDs/s of the single segment call).
 set -euo pipefail
 
@@ -50,6 +51,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 jar="${LEAF_SERVER_JAR:-$root/leaf-server/target/leaf-server.jar}"
 tag="leaf-segment-test"
+# The embedded database's sample shard-mode app, memory buffer; one user's gate pass (one shard).
+shard_path="/api/shard/get/1?gatePass=bench%40example.com"
 batch=1000
 
 log() { echo "== $*"; }
@@ -134,6 +137,7 @@ log "ready: launch to readiness ${ready_ms} ms (${started_line:-no 'Started' lin
 # The endpoints answer before any load is measured.
 [ "$(status "$base/bench/noop")" = "200" ] \
     || fail "/bench/noop does not answer 200: is $noop_classes on the launcher's path (a jar built with the ZIP layout)?"
+[ "$(status "$base$shard_path")" = "200" ] || fail "$shard_path does not answer 200 (shard mode off?)"
 lines="$(curl -sf --max-time 5 "$base/api/segment/get/$tag?count=$batch" | wc -l)"
 [ "$lines" -eq "$batch" ] || fail "the batch call answered $lines lines, not $batch"
 
@@ -144,8 +148,8 @@ step_now() {
 }
 rps_of() { sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\).*/\1/p' "$1"; }
 
-names=(noop segment snowflake batch1000)
-paths=("/bench/noop" "/api/segment/get/$tag" "/api/snowflake/get/bench" "/api/segment/get/$tag?count=$batch")
+names=(noop segment snowflake shard batch1000)
+paths=("/bench/noop" "/api/segment/get/$tag" "/api/snowflake/get/bench" "$shard_path" "/api/segment/get/$tag?count=$batch")
 
 drive() { # drive <seconds> <path> <output file>
     timeout $(( $1 + 30 )) wrk -t2 -c64 -d"$1s" --latency "$base$2" > "$3" 2>&1 \
@@ -189,13 +193,13 @@ heap_bytes="$(curl -sf --max-time 5 "$base/actuator/prometheus" \
 errors="$(grep -cE '^[^ ]+ +ERROR ' "$server_log" || true)"
 stop_server
 
-python3 - "$work" "$heap_bytes" "$errors" "$ready_ms" "$batch" <<'PY'
+python3 - "$work" "$heap_bytes" "$errors" "$ready_ms" "$batch" "$shard_path" <<'PY'
 import re
 import sys
 
-work, heap_bytes, errors, ready_ms, batch = sys.argv[1:6]
+work, heap_bytes, errors, ready_ms, batch, shard_path = sys.argv[1:7]
 RUNS = [("noop", "/bench/noop", 1), ("segment", "/api/segment/get/leaf-segment-test", 1),
-        ("snowflake", "/api/snowflake/get/bench", 1),
+        ("snowflake", "/api/snowflake/get/bench", 1), ("shard", shard_path, 1),
         ("batch1000", f"/api/segment/get/leaf-segment-test?count={batch}", int(batch)),
         ("noop2", "/bench/noop (again)", 1)]
 UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
@@ -231,8 +235,10 @@ print(f"start-up to readiness: {ready_ms} ms; heap used after the load: {heap} (
       f"ERROR lines in the server log: {errors or 0}")
 segment = runs["segment"]["rps"] / noop
 snowflake = runs["snowflake"]["rps"] / noop
+shard = runs["shard"]["rps"] / noop
 single_ids = runs["segment"]["rps"]
 batch_ids = runs["batch1000"]["rps"] * int(batch)
 z = batch_ids / single_ids if single_ids else float("nan")
-print(f"RATIOS segment/noop={segment:.3f} snowflake/noop={snowflake:.3f} batch1000/single={z:.3f}")
+print(f"RATIOS segment/noop={segment:.3f} snowflake/noop={snowflake:.3f} shard/noop={shard:.3f} "
+      f"batch1000/single={z:.3f}")
 PY
