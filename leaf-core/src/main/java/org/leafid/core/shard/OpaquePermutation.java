@@ -9,9 +9,8 @@ import java.util.HexFormat;
 
 /**
  * A keyed permutation of {@code [0, n)} for any {@code 1 <= n <= 2^49}: shard mode's opaque
- * indexes. A balanced Feistel network runs on the smallest even bit width whose range covers
- * {@code n}; a value that lands at or above {@code n} is permuted again (cycle walking) until it
- * does not, which keeps the result a permutation of exactly {@code [0, n)}: IDs stay unique and
+ * indexes. An alternating Feistel network runs on the bit width of {@code n - 1}; a value that
+ * lands at or above {@code n} is permuted again (cycle walking) until it does not, which keeps the result a permutation of exactly {@code [0, n)}: IDs stay unique and
  * within the app's limit, yet consecutive indexes land far apart.
  *
  * <p>The round function is integer mixing (multiply and xor-shift with round keys derived once
@@ -27,8 +26,8 @@ public final class OpaquePermutation {
     public static final long MAX_N = 1L << 49;
     /**
      * Six rounds: four already make a Feistel network of good round functions indistinguishable
-     * from a random permutation (Luby-Rackoff); two more for the margin a fast mixer needs. Eight
-     * measured 13 M/s at the widest range, below issue 14's 20 M/s.
+     * from a random permutation (Luby-Rackoff); two more for the margin a fast mixer needs. An
+     * even number, so that the alternating halves end at their starting sizes.
      */
     private static final int ROUNDS = 6;
     private static final String HOW_TO_MAKE = "make one with `openssl rand -hex 32` (64 hex digits, 256 bits)";
@@ -86,77 +85,97 @@ public final class OpaquePermutation {
 
     /** The image of {@code x} in {@code [0, n)}. */
     public long permute(long x, long n) {
-        int halfBits = checkAndHalfBits(x, n);
-        if (halfBits == 0) {
+        int bits = checkAndWidth(x, n);
+        if (bits == 0) {
             return 0;
         }
         long y = x;
         do {
-            y = encrypt(y, halfBits);
+            y = encrypt(y, bits);
         } while (y >= n);
         return y;
     }
 
     /** The {@code x} whose {@link #permute} is {@code y}: decoding an index needs the key. */
     public long unpermute(long y, long n) {
-        int halfBits = checkAndHalfBits(y, n);
-        if (halfBits == 0) {
+        int bits = checkAndWidth(y, n);
+        if (bits == 0) {
             return 0;
         }
         long x = y;
         do {
-            x = decrypt(x, halfBits);
+            x = decrypt(x, bits);
         } while (x >= n);
         return x;
     }
 
-    /** Half the smallest even width covering {@code [0, n)}; 0 for n = 1, whose only value is 0. */
-    private static int checkAndHalfBits(long x, long n) {
+    /** The bit width of {@code [0, n)}; 0 for n = 1, whose only value is 0. */
+    private static int checkAndWidth(long x, long n) {
         if (n < 1 || n > MAX_N) {
             throw new IllegalArgumentException("n must be 1.." + MAX_N + ": " + n);
         }
         if (x < 0 || x >= n) {
             throw new IllegalArgumentException("value " + x + " is outside [0, " + n + ")");
         }
-        int bits = Long.SIZE - Long.numberOfLeadingZeros(n - 1);
-        return (bits + 1) >>> 1;
-    }
-
-    private long encrypt(long value, int halfBits) {
-        long mask = (1L << halfBits) - 1;
-        long left = value >>> halfBits;
-        long right = value & mask;
-        for (int round = 0; round < ROUNDS; round++) {
-            long mixed = left ^ round(right, round, halfBits);
-            left = right;
-            right = mixed;
-        }
-        return left << halfBits | right;
-    }
-
-    private long decrypt(long value, int halfBits) {
-        long mask = (1L << halfBits) - 1;
-        long left = value >>> halfBits;
-        long right = value & mask;
-        for (int round = ROUNDS - 1; round >= 0; round--) {
-            long previousRight = left;
-            left = right ^ round(previousRight, round, halfBits);
-            right = previousRight;
-        }
-        return left << halfBits | right;
+        return Long.SIZE - Long.numberOfLeadingZeros(n - 1);
     }
 
     /**
-     * The Feistel round function: {@code halfBits} well-mixed bits of (half, round key, width).
+     * An alternating Feistel network on exactly {@code bits} bits: the value is split into a high
+     * part of {@code ceil(bits / 2)} and a low part of {@code floor(bits / 2)} bits; each round
+     * xors the high part with the round function of the low one and moves it below, so the two
+     * sizes swap every round and are back where they started after the (even) number of rounds.
+     * Working on the exact width, not the next even one, keeps cycle walking to about one pass
+     * at most (n is more than half of 2^bits) instead of two for odd widths.
+     */
+    private long encrypt(long value, int bits) {
+        int high = bits - (bits >>> 1);
+        int low = bits >>> 1;
+        long a = value >>> low;
+        long b = value & mask(low);
+        for (int round = 0; round < ROUNDS; round++) {
+            long c = a ^ round(b, round, bits, high);
+            a = b;
+            b = c;
+            int size = high;
+            high = low;
+            low = size;
+        }
+        return a << low | b;
+    }
+
+    /** {@link #encrypt} backwards: each round recovers the part that was moved below. */
+    private long decrypt(long value, int bits) {
+        int high = bits - (bits >>> 1);
+        int low = bits >>> 1;
+        long a = value >>> low;
+        long b = value & mask(low);
+        for (int round = ROUNDS - 1; round >= 0; round--) {
+            long previous = b ^ round(a, round, bits, low);
+            b = a;
+            a = previous;
+            int size = high;
+            high = low;
+            low = size;
+        }
+        return a << low | b;
+    }
+
+    private static long mask(int bits) {
+        return bits == 0 ? 0 : -1L >>> (Long.SIZE - bits);
+    }
+
+    /**
+     * The Feistel round function: {@code outBits} well-mixed bits of (part, round key, width).
      * The width is mixed in so that apps with different limits get unrelated permutations.
      */
-    private long round(long half, int round, int halfBits) {
-        long x = (half + roundKeys[round]) * 0x9E3779B97F4A7C15L ^ halfBits;
+    private long round(long part, int round, int bits, int outBits) {
+        long x = (part + roundKeys[round]) * 0x9E3779B97F4A7C15L ^ bits;
         x ^= x >>> 32;
         x *= 0xD6E8FEB86659FD93L;
         x ^= x >>> 29;
         // The high bits of a product depend on every input bit: take those.
-        return x >>> (Long.SIZE - halfBits);
+        return outBits == 0 ? 0 : x >>> (Long.SIZE - outBits);
     }
 
     private static long[] deriveRoundKeys(byte[] secret) {

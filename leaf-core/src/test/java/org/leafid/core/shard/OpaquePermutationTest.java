@@ -15,7 +15,7 @@ class OpaquePermutationTest {
 
     @Test
     void everySmallDomainIsMappedOntoItselfOneToOne() {
-        for (long n : new long[] {1, 2, 3, 4, 5, 7, 64, 1000, 4097}) {
+        for (long n : new long[] {1, 2, 3, 4, 5, 7, 8, 9, 64, 255, 256, 257, 1000, 4097, 65_537}) {
             BitSet seen = new BitSet((int) n);
             for (long x = 0; x < n; x++) {
                 long y = perm.permute(x, n);
