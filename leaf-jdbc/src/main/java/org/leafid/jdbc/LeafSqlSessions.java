@@ -11,6 +11,7 @@ import org.leafid.jdbc.segment.LeafAllocMapper;
 import org.leafid.jdbc.shard.IdAllocMapper;
 import org.leafid.jdbc.shard.LeafShardMapper;
 import org.leafid.jdbc.worker.WorkerIdAllocMapper;
+import org.leafid.jdbc.worker.WorkerNodeMapper;
 
 /**
  * The one MyBatis {@link SqlSessionFactory} of Leaf's tables: every mapper
@@ -29,6 +30,7 @@ public final class LeafSqlSessions {
                 new Environment("leaf", new JdbcTransactionFactory(), dataSource));
         configuration.addMapper(LeafAllocMapper.class);
         configuration.addMapper(WorkerIdAllocMapper.class);
+        configuration.addMapper(WorkerNodeMapper.class);
         configuration.addMapper(IdAllocMapper.class);
         configuration.addMapper(LeafShardMapper.class);
         return new SqlSessionFactoryBuilder().build(configuration);

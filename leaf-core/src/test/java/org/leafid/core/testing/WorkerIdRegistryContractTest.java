@@ -48,7 +48,12 @@ public abstract class WorkerIdRegistryContractTest {
          * The id is lent: a graceful release returns it to the pool, a crash leaves it taken until
          * {@link #sweepAbandoned() swept}; a freed id is lent again before an untouched one.
          */
-        RELEASE_FREES_ID
+        RELEASE_FREES_ID,
+        /**
+         * Every start takes an id never given before (uid-generator's disposable worker ids): no
+         * restart, graceful or not, gets an earlier id back, so none needs a recorded reservation.
+         */
+        NEW_ID_EVERY_START
     }
 
     protected final FakeClock clock = new FakeClock(START_MILLIS);
@@ -130,6 +135,12 @@ public abstract class WorkerIdRegistryContractTest {
 
         first.sink().release(first.workerId(), finalReservation);
 
+        if (restart == Restart.NEW_ID_EVERY_START) {
+            Registration next = registry(0).register();
+            assertThat(next.workerId()).as("a released id is never given again").isNotEqualTo(first.workerId());
+            assertThat(next.recordedReservationMillis()).isLessThan(clock.millis());
+            return;
+        }
         // KEEPS_ID: the same instance gets its id back; RELEASE_FREES_ID: the freed id is lent again.
         Registration next = registry(restart == Restart.KEEPS_ID ? 0 : 1).register();
         assertThat(next.workerId()).isEqualTo(first.workerId());
@@ -188,6 +199,14 @@ public abstract class WorkerIdRegistryContractTest {
         long releasedAt = clock.millis();
         clock.stepBack(2_000);
 
+        if (restart == Restart.NEW_ID_EVERY_START) {
+            ReservingWorkerIdHolder next = started(0);
+            assertThat(next.workerId()).as("a new id, so IDs at repeated times differ").isNotEqualTo(workerId);
+            // No wait: nothing was ever issued with the new id.
+            assertThat(next.lease().covers(clock.millis())).isTrue();
+            issue(generator(next), 5_000);
+            return;
+        }
         ReservingWorkerIdHolder next = started(restart == Restart.KEEPS_ID ? 0 : 1);
 
         assertThat(next.workerId()).isEqualTo(workerId);
@@ -212,7 +231,12 @@ public abstract class WorkerIdRegistryContractTest {
         clock.stepBack(2_000);
 
         ReservingWorkerIdHolder next;
-        if (restart == Restart.KEEPS_ID) {
+        if (restart == Restart.NEW_ID_EVERY_START) {
+            next = started(0);
+            assertThat(next.workerId()).as("a new id after a crash as well").isNotEqualTo(workerId);
+            assertThat(next.lease().covers(clock.millis())).isTrue();
+            return;
+        } else if (restart == Restart.KEEPS_ID) {
             next = started(0);
         } else {
             ReservingWorkerIdHolder restarted = started(0);

@@ -106,7 +106,8 @@ public final class TestDatabase {
     /**
      * Runs {@code sql/leaf_alloc.sql}, {@code sql/leaf_workerid_alloc.sql} and {@code sql/leaf_shard.sql}
      * (all idempotent), and {@code sql/id_alloc.sql} when {@code id_alloc} is missing: that script is
-     * the Redis-queue services' DDL exactly, without {@code IF NOT EXISTS}.
+     * the Redis-queue services' DDL exactly, without {@code IF NOT EXISTS}; likewise
+     * {@code sql/worker_node.sql} (uid-generator's) when {@code WORKER_NODE} is missing.
      */
     public void createTables() {
         runScript(repoFile("sql/leaf_alloc.sql"));
@@ -114,6 +115,9 @@ public final class TestDatabase {
         runScript(repoFile("sql/leaf_shard.sql"));
         if (!hasTable("id_alloc")) {
             runScript(repoFile("sql/id_alloc.sql"));
+        }
+        if (!hasTable("WORKER_NODE")) {
+            runScript(repoFile("sql/worker_node.sql"));
         }
     }
 

@@ -1,0 +1,48 @@
+package org.leafid.jdbc.worker;
+
+import com.alibaba.druid.pool.DruidDataSource;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.testing.WorkerIdRegistryContractTest;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.testing.TestDatabase;
+
+/**
+ * The worker-id registry contract for {@code disposable} on uid-generator's {@code WORKER_NODE}
+ * in a database of its own beside the test database (the table is emptied before each test, which
+ * also resets its AUTO_INCREMENT, so ids stay within the 10 worker bits however often tests run).
+ */
+class DisposableWorkerIdRegistryContractTest extends WorkerIdRegistryContractTest {
+
+    static final long LEAF_MAX_WORKER_ID = 1023;
+
+    private final TestDatabase database = TestDatabase.get().derived("disposable");
+    private final List<DruidDataSource> pools = new ArrayList<>();
+
+    DisposableWorkerIdRegistryContractTest() {
+        super(Restart.NEW_ID_EVERY_START);
+    }
+
+    @BeforeEach
+    void emptyTable() {
+        database.update("TRUNCATE TABLE WORKER_NODE");
+    }
+
+    @AfterEach
+    void closePools() {
+        pools.forEach(DruidDataSource::close);
+    }
+
+    /** A new process: a pool of its own. */
+    @Override
+    protected WorkerIdRegistry registry(int instance) {
+        DruidDataSource pool = database.newPool();
+        pools.add(pool);
+        return new DisposableWorkerIdRegistry(LeafSqlSessions.create(pool), new InstanceAddress("10.6.0.1",
+                8080 + instance), LEAF_MAX_WORKER_ID);
+    }
+}
