@@ -10,6 +10,7 @@ COPY mvnw pom.xml ./
 COPY leaf-core/pom.xml leaf-core/
 COPY leaf-jdbc/pom.xml leaf-jdbc/
 COPY leaf-zookeeper/pom.xml leaf-zookeeper/
+COPY leaf-redis/pom.xml leaf-redis/
 COPY leaf-spring-boot-starter/pom.xml leaf-spring-boot-starter/
 COPY leaf-server/pom.xml leaf-server/
 COPY leaf-bench/pom.xml leaf-bench/
@@ -18,13 +19,16 @@ RUN ./mvnw -B -q -pl leaf-server -am dependency:go-offline -Dmaven.test.skip=tru
 COPY leaf-core/src leaf-core/src
 COPY leaf-jdbc/src leaf-jdbc/src
 COPY leaf-zookeeper/src leaf-zookeeper/src
+COPY leaf-redis/src leaf-redis/src
 COPY leaf-spring-boot-starter/src leaf-spring-boot-starter/src
 COPY leaf-server/src leaf-server/src
 COPY sql sql
 RUN ./mvnw -B -q -pl leaf-server -am -Dmaven.test.skip=true package \
-    && java -Djarmode=tools -jar leaf-server/target/leaf-server.jar extract --layers --launcher --destination /layers
+    && java -Djarmode=tools -jar leaf-server/target/leaf-server.jar extract --layers --destination /layers
 
-FROM eclipse-temurin:17-jre
+# Java 25 at run time (the classes are Java 17): its AOT cache halves the start (BENCHMARKS.md,
+# leaf-bench/start-bench.sh).
+FROM eclipse-temurin:25-jre
 RUN groupadd --system leaf && useradd --system --gid leaf --home-dir /app --shell /usr/sbin/nologin leaf \
     && mkdir -p /app/data && chown -R leaf:leaf /app
 WORKDIR /app
@@ -33,6 +37,11 @@ COPY --from=build /layers/dependencies/ ./
 COPY --from=build /layers/spring-boot-loader/ ./
 COPY --from=build /layers/snapshot-dependencies/ ./
 COPY --from=build /layers/application/ ./
+# The AOT cache (classes loaded and linked) from one training start of the embedded default,
+# stopped once the context is up; made by this image's own JVM, which is the only one it fits.
+RUN java -XX:AOTCacheOutput=/app/leaf.aot -Xlog:cds=off -Xlog:aot=off -Dspring.context.exit=onRefresh \
+        -jar /app/leaf-server.jar --leaf.data-dir=/tmp/training --server.port=0 > /tmp/training.log 2>&1; \
+    test -s /app/leaf.aot || { cat /tmp/training.log; exit 1; }; rm -rf /tmp/training /tmp/training.log
 USER leaf
 EXPOSE 8080
 VOLUME /app/data
@@ -42,4 +51,4 @@ ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:+
 # Readiness over plain bash (no curl in the JRE image): DOWN while tags are unloaded or the worker id is unsafe.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
     CMD bash -c 'exec 3<>/dev/tcp/127.0.0.1/8080 && printf "GET /actuator/health/readiness HTTP/1.0\r\nHost: localhost\r\n\r\n" >&3 && head -n1 <&3 | grep -q " 200 "'
-ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]
+ENTRYPOINT ["java", "-XX:AOTCache=/app/leaf.aot", "-Xlog:cds=off", "-Xlog:aot=off", "-jar", "/app/leaf-server.jar"]

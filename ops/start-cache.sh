@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Prepares leaf-server for a fast start: extracts the jar (Spring Boot's `-Djarmode=tools extract`:
+# the application jar plus lib/, which the JVM opens faster than nested jars) and makes a class
+# cache from one training start of the embedded default, stopped as soon as the context is up
+# (-Dspring.context.exit=onRefresh):
+#   - JDK 25 or newer: an AOT cache (-XX:AOTCacheOutput, JEP 483/514): classes loaded and linked;
+#   - JDK 17 to 24:    a dynamic AppCDS archive (-XX:ArchiveClassesAtExit).
+# The cache belongs to the JVM that made it: start with the same `java`.
+#
+#   ops/start-cache.sh [JAR] [DIR] [JAVA]
+#     JAR   default leaf-server/target/leaf-server.jar
+#     DIR   default leaf-server/target/fast-start (replaced)
+#     JAVA  default java on the PATH
+#
+# Prints the command that starts the server with the cache (add your --leaf.* arguments).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+jar="${1:-$root/leaf-server/target/leaf-server.jar}"
+dir="${2:-$root/leaf-server/target/fast-start}"
+java="${3:-java}"
+fail() { echo "start-cache.sh: $*" >&2; exit 1; }
+
+[ -f "$jar" ] || fail "$jar does not exist: build it with ./mvnw -q -DskipTests package"
+command -v "$java" >/dev/null || fail "$java is not a command"
+version="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')"
+[ -n "$version" ] || fail "could not tell the Java version of $java"
+[ "$version" -ge 17 ] || fail "$java is Java $version; Leaf needs 17 or newer"
+
+rm -rf "$dir"
+mkdir -p "$dir"
+"$java" -Djarmode=tools -jar "$jar" extract --destination "$dir/app" >/dev/null \
+    || fail "could not extract $jar"
+app_jar="$dir/app/$(basename "$jar")"
+
+if [ "$version" -ge 25 ]; then
+    cache="$dir/leaf.aot"
+    quiet=(-Xlog:cds=off -Xlog:aot=off)
+    record=(-XX:AOTCacheOutput="$cache" "${quiet[@]}")
+    use=(-XX:AOTCache="$cache" "${quiet[@]}")
+else
+    cache="$dir/leaf.jsa"
+    quiet=(-Xlog:cds=off)
+    record=(-XX:ArchiveClassesAtExit="$cache" "${quiet[@]}")
+    use=(-XX:SharedArchiveFile="$cache" "${quiet[@]}")
+fi
+
+# The training start: the embedded default in a throw-away data directory, on a free port,
+# stopped once the context is refreshed. Its classes are what every start loads.
+training="$(mktemp -d)"
+trap 'rm -rf "$training"' EXIT
+if ! (cd "$training" && "$java" "${record[@]}" -Dspring.context.exit=onRefresh \
+        -jar "$app_jar" --leaf.data-dir="$training/data" --server.port=0 --server.address=127.0.0.1 \
+        > "$dir/training.log" 2>&1); then
+    # onRefresh ends the JVM with a non-zero status on some versions; the cache is what counts.
+    [ -s "$cache" ] || { tail -n 20 "$dir/training.log" >&2; fail "the training start made no cache"; }
+fi
+[ -s "$cache" ] || { tail -n 20 "$dir/training.log" >&2; fail "the training start made no cache ($cache)"; }
+echo "$java ${use[*]} -jar $app_jar"
