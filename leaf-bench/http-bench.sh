@@ -31,7 +31,10 @@
 # built only when missing: after changing the server, rebuild it with ./mvnw -q -DskipTests package).
 # The server log and wrk's outputs are kept in leaf-bench/target/http-bench/.
 #
-# Last line:  RATIOS segment/noop=<x> snowflake/noop=<y> shard/noop=<s> batch1000/single=<z>
+# Next to last: CEILING segment/bare=<a> snowflake/bare=<b> noop/bare=<c> (to the mean of two
+#               runs of BareServletServer, one plain servlet on embedded Tomcat without Spring,
+#               started beside the server: the first and the last run)
+# Last line:    RATIOS segment/noop=<x> snowflake/noop=<y> shard/noop=<s> batch1000/single=<z>
 # (z = IDs/s of the batch call / IDs/s of the single segment call).
 set -euo pipefail
 
@@ -73,7 +76,8 @@ if ! command -v wrk >/dev/null; then
         || fail "could not install wrk"
 fi
 noop_classes="$here/target/classes"
-if [ ! -f "$jar" ] || [ ! -f "$noop_classes/org/leafid/bench/http/NoopEndpoint.class" ]; then
+bench_jar="$here/target/benchmarks.jar"
+if [ ! -f "$jar" ] || [ ! -f "$noop_classes/org/leafid/bench/http/NoopEndpoint.class" ] || [ ! -f "$bench_jar" ]; then
     [ -f "$jar" ] || [ -z "${LEAF_SERVER_JAR:-}" ] || fail "LEAF_SERVER_JAR=$jar does not exist"
     log "building $jar and leaf-bench"
     (cd "$root" && timeout 900 ./mvnw -q -Dmaven.test.skip=true package) || fail "the build failed"
@@ -100,9 +104,17 @@ stop_server() {
     wait "$pid" 2>/dev/null || true
     pid=""
 }
+bare_pid=""
+stop_bare() {
+    [ -n "$bare_pid" ] || return 0
+    kill "$bare_pid" 2>/dev/null || true
+    wait "$bare_pid" 2>/dev/null || true
+    bare_pid=""
+}
 cleanup() {
+    stop_bare
     stop_server
-    rm -rf "$results" && mkdir -p "$results" && cp "$work"/*.txt "$server_log" "$results"/ 2>/dev/null || true
+    rm -rf "$results" && mkdir -p "$results" && cp "$work"/*.txt "$work"/*.log "$results"/ 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -138,6 +150,20 @@ log "ready: launch to readiness ${ready_ms} ms (${started_line:-no 'Started' lin
 [ "$(status "$base/bench/noop")" = "200" ] \
     || fail "/bench/noop does not answer 200: is $noop_classes on the launcher's path (a jar built with the ZIP layout)?"
 [ "$(status "$base$shard_path")" = "200" ] || fail "$shard_path does not answer 200 (shard mode off?)"
+
+# The ceiling: one plain servlet on embedded Tomcat, no Spring (BareServletServer), beside the server.
+bare_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+bare_url="http://127.0.0.1:$bare_port/bare"
+java -Xmx256m -cp "$bench_jar" org.leafid.bench.http.BareServletServer "$bare_port" "$work/bare-tomcat" \
+    > "$work/bare.log" 2>&1 &
+bare_pid=$!
+for _ in $(seq 1 300); do # up to 30 s
+    [ "$(status "$bare_url")" = "200" ] && break
+    kill -0 "$bare_pid" 2>/dev/null || { cat "$work/bare.log" >&2; fail "the bare servlet exited"; }
+    sleep 0.1
+done
+[ "$(status "$bare_url")" = "200" ] || fail "the bare servlet did not answer on $bare_url within 30 s"
+log "bare servlet (the ceiling) on $bare_url"
 lines="$(curl -sf --max-time 5 "$base/api/segment/get/$tag?count=$batch" | wc -l)"
 [ "$lines" -eq "$batch" ] || fail "the batch call answered $lines lines, not $batch"
 
@@ -148,11 +174,13 @@ step_now() {
 }
 rps_of() { sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\).*/\1/p' "$1"; }
 
-names=(noop segment snowflake shard batch1000)
-paths=("/bench/noop" "/api/segment/get/$tag" "/api/snowflake/get/bench" "$shard_path" "/api/segment/get/$tag?count=$batch")
+names=(bare noop segment snowflake shard batch1000)
+paths=("$bare_url" "/bench/noop" "/api/segment/get/$tag" "/api/snowflake/get/bench" "$shard_path" "/api/segment/get/$tag?count=$batch")
 
-drive() { # drive <seconds> <path> <output file>
-    timeout $(( $1 + 30 )) wrk -t2 -c64 -d"$1s" --latency "$base$2" > "$3" 2>&1 \
+drive() { # drive <seconds> <path or URL> <output file>
+    local url="$2"
+    [[ "$url" == http* ]] || url="$base$url"
+    timeout $(( $1 + 30 )) wrk -t2 -c64 -d"$1s" --latency "$url" > "$3" 2>&1 \
         || { cat "$3" >&2; fail "wrk failed on $2"; }
 }
 
@@ -179,8 +207,8 @@ fi
 log "segment step of $tag after warm-up: $(step_now)"
 
 # 4. The measured runs, one endpoint after the other, the no-op endpoint first and last.
-run_names=("${names[@]}" noop2)
-run_paths=("${paths[@]}" /bench/noop)
+run_names=("${names[@]}" noop2 bare2)
+run_paths=("${paths[@]}" /bench/noop "$bare_url")
 for i in "${!run_paths[@]}"; do
     log "run ${seconds} s: wrk -t2 -c64 -d${seconds}s --latency ${run_paths[$i]}"
     drive "$seconds" "${run_paths[$i]}" "$work/run-${run_names[$i]}.txt"
@@ -191,6 +219,7 @@ log "segment step of $tag after the runs: $(step_now)"
 heap_bytes="$(curl -sf --max-time 5 "$base/actuator/prometheus" \
     | awk '/^jvm_memory_used_bytes\{/ && /area="heap"/ { sum += $NF } END { printf "%.0f", sum }' || echo "")"
 errors="$(grep -cE '^[^ ]+ +ERROR ' "$server_log" || true)"
+stop_bare
 stop_server
 
 python3 - "$work" "$heap_bytes" "$errors" "$ready_ms" "$batch" "$shard_path" <<'PY'
@@ -198,10 +227,10 @@ import re
 import sys
 
 work, heap_bytes, errors, ready_ms, batch, shard_path = sys.argv[1:7]
-RUNS = [("noop", "/bench/noop", 1), ("segment", "/api/segment/get/leaf-segment-test", 1),
+RUNS = [("bare", "bare servlet (no Spring)", 1), ("noop", "/bench/noop", 1), ("segment", "/api/segment/get/leaf-segment-test", 1),
         ("snowflake", "/api/snowflake/get/bench", 1), ("shard", shard_path, 1),
         ("batch1000", f"/api/segment/get/leaf-segment-test?count={batch}", int(batch)),
-        ("noop2", "/bench/noop (again)", 1)]
+        ("noop2", "/bench/noop (again)", 1), ("bare2", "bare servlet (again)", 1)]
 UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
 
 def parse(path):
@@ -221,7 +250,7 @@ print()
 print(f"{'endpoint':<46}{'req/s':>12}{'IDs/s':>14}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}{'vs noop':>9}")
 for name, path, n in RUNS:
     r = runs[name]
-    ids = f"{r['rps'] * n:,.0f}" if not name.startswith("noop") else "-"
+    ids = f"{r['rps'] * n:,.0f}" if not name.startswith(("noop", "bare")) else "-"
     print(f"{path:<46}{r['rps']:>12,.0f}{ids:>14}{r['p50']:>9.2f}{r['p99']:>9.2f}{r['non2xx']:>9}{r['rps'] / noop:>9.3f}")
 for name, _, _ in RUNS:
     if runs[name]["socket"]:
@@ -239,6 +268,11 @@ shard = runs["shard"]["rps"] / noop
 single_ids = runs["segment"]["rps"]
 batch_ids = runs["batch1000"]["rps"] * int(batch)
 z = batch_ids / single_ids if single_ids else float("nan")
+bare = (runs["bare"]["rps"] + runs["bare2"]["rps"]) / 2 or float("nan")
+bare_drift = (runs["bare2"]["rps"] - runs["bare"]["rps"]) / bare
+print(f"bare servlet ceiling: mean of the first and last run, {bare:,.0f} req/s; drift between them {bare_drift:+.1%}")
+print(f"CEILING segment/bare={runs['segment']['rps'] / bare:.3f} snowflake/bare={runs['snowflake']['rps'] / bare:.3f} "
+      f"noop/bare={noop / bare:.3f}")
 print(f"RATIOS segment/noop={segment:.3f} snowflake/noop={snowflake:.3f} shard/noop={shard:.3f} "
       f"batch1000/single={z:.3f}")
 PY
