@@ -2,6 +2,7 @@ package org.leafid.server.admin;
 
 import org.leafid.core.SegmentStoreException;
 import org.leafid.jdbc.segment.TagTableException;
+import org.leafid.jdbc.shard.ShardTableException;
 import org.leafid.server.web.Problems;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +64,19 @@ class AdminProblemHandler {
     ResponseEntity<ProblemDetail> tagExists(TagExistsException e) {
         return Problems.response(HttpStatus.CONFLICT, "tag-exists", e.getMessage()
                 + "; change its step with PUT /api/admin/tags/" + e.tag() + "/step, or pick another tag", 0);
+    }
+
+    @ExceptionHandler(AppExistsException.class)
+    ResponseEntity<ProblemDetail> appExists(AppExistsException e) {
+        return Problems.response(HttpStatus.CONFLICT, "app-exists", e.getMessage()
+                + "; change its rows with SQL, or pick another app id (0-255)", 0);
+    }
+
+    @ExceptionHandler(ShardTableException.class)
+    ResponseEntity<ProblemDetail> shardTableUnavailable(ShardTableException e) {
+        log.warn("Admin request answered with 503: {}", e.getMessage());
+        return Problems.response(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable",
+                "The database of id_alloc could not be reached; nothing was created, retry shortly", 1);
     }
 
     @ExceptionHandler(TagTableException.class)

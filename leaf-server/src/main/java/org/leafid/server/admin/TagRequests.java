@@ -51,7 +51,11 @@ final class TagRequests {
     }
 
     private static void requireObject(JsonNode body, List<String> allowed) {
-        String example = allowed.size() == 1 ? "{\"step\":1000}" : "{\"tag\":\"order\",\"step\":1000}";
+        requireObject(body, allowed, allowed.size() == 1 ? "{\"step\":1000}" : "{\"tag\":\"order\",\"step\":1000}");
+    }
+
+    /** The body is a JSON object with no fields but {@code allowed}; {@code example} shows one. */
+    static void requireObject(JsonNode body, List<String> allowed, String example) {
         if (body == null || !body.isObject()) {
             throw new InvalidRequestException(null, "The body must be a JSON object such as " + example);
         }
@@ -108,22 +112,27 @@ final class TagRequests {
     }
 
     private static String description(JsonNode value) {
+        return description(value, MAX_DESCRIPTION_LENGTH);
+    }
+
+    /** An optional {@code description} of at most {@code maxLength} characters; null when absent. */
+    static String description(JsonNode value, int maxLength) {
         if (value == null || value.isNull()) {
             return null;
         }
-        // Counted in UTF-16 units, never more than characters: fits varchar(256) in MySQL and H2.
-        if (!value.isString() || value.stringValue().length() > MAX_DESCRIPTION_LENGTH) {
+        // Counted in UTF-16 units, never more than characters: fits the varchar in MySQL and H2.
+        if (!value.isString() || value.stringValue().length() > maxLength) {
             throw new InvalidRequestException("description",
-                    "Field 'description' must be a string of at most " + MAX_DESCRIPTION_LENGTH + " characters");
+                    "Field 'description' must be a string of at most " + maxLength + " characters");
         }
         return value.stringValue();
     }
 
-    private static boolean inRange(BigInteger number, long min, long max) {
+    static boolean inRange(BigInteger number, long min, long max) {
         return number.compareTo(BigInteger.valueOf(min)) >= 0 && number.compareTo(BigInteger.valueOf(max)) <= 0;
     }
 
-    private static boolean isDigits(String text) {
+    static boolean isDigits(String text) {
         // Bounded so a huge string is not turned into a huge BigInteger.
         return !text.isEmpty() && text.length() <= 19 && text.chars().allMatch(c -> c >= '0' && c <= '9');
     }

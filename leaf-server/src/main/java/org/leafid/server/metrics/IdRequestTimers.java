@@ -12,10 +12,12 @@ public final class IdRequestTimers {
 
     private final Timer segment;
     private final Timer snowflake;
+    private final Timer shard;
 
     public IdRequestTimers(MeterRegistry registry) {
         this.segment = timer(registry, "segment");
         this.snowflake = timer(registry, "snowflake");
+        this.shard = timer(registry, "shard");
     }
 
     public Timer segment() {
@@ -24,6 +26,10 @@ public final class IdRequestTimers {
 
     public Timer snowflake() {
         return snowflake;
+    }
+
+    public Timer shard() {
+        return shard;
     }
 
     private static Timer timer(MeterRegistry registry, String mode) {

@@ -2,6 +2,8 @@ package org.leafid.server.web;
 
 import org.leafid.autoconfigure.segment.SegmentProperties;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
+import org.leafid.core.shard.ShardIdGenerator;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -16,10 +18,15 @@ class DisabledModesController {
 
     private final boolean segmentEnabled;
     private final boolean snowflakeEnabled;
+    private final boolean shardEnabled;
 
-    DisabledModesController(SegmentProperties segment, SnowflakeProperties snowflake) {
+    DisabledModesController(SegmentProperties segment, SnowflakeProperties snowflake,
+            ObjectProvider<ShardIdGenerator> shard) {
         this.segmentEnabled = segment.enable();
         this.snowflakeEnabled = snowflake.enable();
+        // Shard mode's switch has a default that depends on the database: whether it is on is
+        // whether its generator was made.
+        this.shardEnabled = shard.getIfAvailable() != null;
     }
 
     @GetMapping("/api/segment/**")
@@ -36,5 +43,13 @@ class DisabledModesController {
             throw new ModeDisabledException("snowflake", "leaf.snowflake.enable");
         }
         throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No such snowflake endpoint");
+    }
+
+    @GetMapping("/api/shard/**")
+    void shard() {
+        if (!shardEnabled) {
+            throw ModeDisabledException.shard();
+        }
+        throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No such shard endpoint");
     }
 }

@@ -6,7 +6,12 @@ import org.leafid.core.LeafException;
 public final class InvalidIdException extends LeafException {
 
     public InvalidIdException(String given) {
-        super("id must be a snowflake ID: a decimal number from 0 to 9223372036854775807; got '"
+        this("snowflake", given);
+    }
+
+    /** @param mode the mode whose ID was expected: {@code snowflake}, {@code shard} */
+    public InvalidIdException(String mode, String given) {
+        super("id must be a " + mode + " ID: a decimal number from 0 to 9223372036854775807; got '"
                 + (given.length() <= 32 ? given : given.substring(0, 32) + "…") + "'");
     }
 }

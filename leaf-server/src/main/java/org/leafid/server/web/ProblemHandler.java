@@ -10,6 +10,10 @@ import org.leafid.core.TagExhaustedException;
 import org.leafid.core.TimestampOverflowException;
 import org.leafid.core.UnknownTagException;
 import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.shard.AppLimitReachedException;
+import org.leafid.core.shard.ShardStoreException;
+import org.leafid.core.shard.UnknownAppException;
+import org.leafid.core.shard.UnknownShardException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -69,6 +73,42 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<ProblemDetail> unknownTag(UnknownTagException e) {
         return problem(HttpStatus.NOT_FOUND, "unknown-tag", "Tag '" + e.tag()
                 + "' is not in leaf_alloc; insert a row for it (tags are re-read every refresh interval)", 0);
+    }
+
+    @ExceptionHandler(InvalidAppIdException.class)
+    ResponseEntity<ProblemDetail> invalidAppId(InvalidAppIdException e) {
+        return problem(HttpStatus.BAD_REQUEST, "invalid-app-id", e.getMessage(), 0);
+    }
+
+    @ExceptionHandler(InvalidGatePassException.class)
+    ResponseEntity<ProblemDetail> invalidGatePass(InvalidGatePassException e) {
+        return problem(HttpStatus.BAD_REQUEST, "invalid-gate-pass", e.getMessage(), 0);
+    }
+
+    @ExceptionHandler(UnknownAppException.class)
+    ResponseEntity<ProblemDetail> unknownApp(UnknownAppException e) {
+        return problem(HttpStatus.NOT_FOUND, "unknown-app", "App " + e.appId() + " is not in id_alloc; create it "
+                + "with POST /api/admin/apps or insert its 64 rows (apps are re-read every refresh interval)", 0);
+    }
+
+    @ExceptionHandler(UnknownShardException.class)
+    ResponseEntity<ProblemDetail> unknownShard(UnknownShardException e) {
+        return problem(HttpStatus.NOT_FOUND, "unknown-shard", e.getMessage() + "; the gate pass maps to shard "
+                + e.shardId() + ": insert the app's row for it", 0);
+    }
+
+    @ExceptionHandler(AppLimitReachedException.class)
+    ResponseEntity<ProblemDetail> appLimitReached(AppLimitReachedException e) {
+        refusals.error("app-limit-reached", e.getMessage());
+        // No Retry-After: waiting does not help, only an operator does.
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "app-limit-reached", e.getMessage(), 0);
+    }
+
+    @ExceptionHandler(ShardStoreException.class)
+    ResponseEntity<ProblemDetail> shardStoreUnavailable(ShardStoreException e) {
+        refusals.warn("shard-store-unavailable", "Shard mode failure answered with 503: " + e.getMessage());
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable", e.getMessage()
+                + "; shard IDs are refused with 503 until the database answers", 1);
     }
 
     @ExceptionHandler(ModeDisabledException.class)

@@ -1,0 +1,166 @@
+package org.leafid.server.web;
+
+import io.micrometer.core.instrument.Timer;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.shard.ConditionalOnShardMode;
+import org.leafid.autoconfigure.shard.ShardMeters;
+import org.leafid.autoconfigure.shard.ShardProperties;
+import org.leafid.core.shard.ShardApp;
+import org.leafid.core.shard.ShardAppDirectory;
+import org.leafid.core.shard.ShardId;
+import org.leafid.core.shard.ShardIdGenerator;
+import org.leafid.server.admin.AdminProperties;
+import org.leafid.server.metrics.IdRequestTimers;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Shard-mode IDs ({@code index << 14 | shardId << 8 | appId}): one as plain text, {@code ?count=N}
+ * as the other modes answer batches; the shard from {@code gatePass}, round-robin without one.
+ * Also the decoding of an ID and the list of apps with their headroom.
+ */
+@RestController
+@ConditionalOnShardMode
+class ShardController {
+
+    private static final String BEARER = "Bearer ";
+
+    private final ShardIdGenerator generator;
+    private final ShardAppDirectory apps;
+    private final ShardMeters meters;
+    private final String buffer;
+    private final int maxBatch;
+    private final Timer requests;
+    /** The admin token's bytes, or null when none is set: then no one gets an opaque ID's index. */
+    private final byte[] adminToken;
+
+    ShardController(ShardIdGenerator generator, ShardAppDirectory apps, ShardMeters meters, ShardProperties shard,
+            LeafProperties leaf, AdminProperties admin, IdRequestTimers timers) {
+        this.generator = generator;
+        this.apps = apps;
+        this.meters = meters;
+        this.buffer = shard.buffer().name().toLowerCase(Locale.ROOT);
+        this.maxBatch = leaf.maxBatch();
+        this.requests = timers.shard();
+        this.adminToken = admin.enabled() ? admin.token().getBytes(StandardCharsets.UTF_8) : null;
+    }
+
+    @GetMapping("/api/shard/get/{appId}")
+    void get(@PathVariable String appId, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        long started = System.nanoTime();
+        try {
+            int app = parseAppId(appId);
+            String gatePass = gatePass(request.getParameterValues("gatePass"));
+            if (request.getParameter("count") == null) {
+                IdAnswers.single(response, generator.nextId(app, gatePass));
+                return;
+            }
+            int size = IdAnswers.parseCount(request.getParameterValues("count"), maxBatch);
+            // Before issuing: a failure must not lose IDs.
+            boolean json = IdAnswers.wantsJson(request.getHeader(HttpHeaders.ACCEPT));
+            IdAnswers.batch(response, generator.nextIds(app, gatePass, size), json);
+        } finally {
+            requests.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * The parts of an ID. Plain indexes are in the ID for anyone to read; an opaque one is
+     * turned back into the index it was issued from only for a request with the admin token.
+     */
+    @GetMapping(value = "/api/shard/decode/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    ShardDecodedId decode(@PathVariable String id, HttpServletRequest request) {
+        long value;
+        try {
+            value = Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            throw new InvalidIdException("shard", id);
+        }
+        if (value < 0) {
+            throw new InvalidIdException("shard", id);
+        }
+        ShardId parts = ShardId.decode(value);
+        String shown = Long.toString(value);
+        if (!generator.opaque()) {
+            return new ShardDecodedId(shown, parts.appId(), parts.shardId(), parts.index(), null);
+        }
+        if (!isAdmin(request.getHeader(HttpHeaders.AUTHORIZATION))) {
+            return new ShardDecodedId(shown, parts.appId(), parts.shardId(), null,
+                    "opaque IDs (leaf.shard.opaque-key): the index is answered to requests with the admin token only");
+        }
+        try {
+            return new ShardDecodedId(shown, parts.appId(), parts.shardId(), generator.issuedIndex(value), null);
+        } catch (IllegalArgumentException notIssuedHere) {
+            throw new InvalidIdException("shard", id);
+        }
+    }
+
+    @GetMapping(value = "/api/shard/apps", produces = MediaType.APPLICATION_JSON_VALUE)
+    List<ShardAppView> apps() {
+        return apps.apps().stream().sorted(Comparator.comparingInt(ShardApp::appId))
+                .map(app -> new ShardAppView(app.appId(), app.appName(), app.shards().size(), app.step(),
+                        Long.toString(app.maxLimitId()), meters.headroom(app.appId()), buffer, generator.opaque()))
+                .toList();
+    }
+
+    /** 0..255 written plainly: no sign, no leading zeros beyond "0", at most 3 digits. */
+    static int parseAppId(String given) {
+        int length = given.length();
+        if (length == 0 || length > 3 || (length > 1 && given.charAt(0) == '0')) {
+            throw new InvalidAppIdException(given);
+        }
+        int value = 0;
+        for (int i = 0; i < length; i++) {
+            char c = given.charAt(i);
+            if (c < '0' || c > '9') {
+                throw new InvalidAppIdException(given);
+            }
+            value = value * 10 + (c - '0');
+        }
+        if (value > ShardId.MAX_APP_ID) {
+            throw new InvalidAppIdException(given);
+        }
+        return value;
+    }
+
+    /** The gate pass, or null for round-robin. Given twice is refused rather than one picked. */
+    static String gatePass(String[] given) {
+        if (given == null) {
+            return null;
+        }
+        if (given.length != 1) {
+            throw new InvalidGatePassException("is given " + given.length + " times");
+        }
+        String gatePass = given[0];
+        if (gatePass.isEmpty()) {
+            throw new InvalidGatePassException("is empty");
+        }
+        if (gatePass.length() > ShardId.MAX_GATE_PASS_LENGTH) {
+            throw new InvalidGatePassException("has " + gatePass.length() + " characters");
+        }
+        return gatePass;
+    }
+
+    private boolean isAdmin(String authorization) {
+        if (adminToken == null || authorization == null
+                || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return false;
+        }
+        byte[] presented = authorization.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
+        // Constant time, as the admin API compares it.
+        return MessageDigest.isEqual(adminToken, presented);
+    }
+}
