@@ -62,6 +62,7 @@ public final class ShardIdGenerator {
         AppState app = state(appId);
         if (gateShard >= 0) {
             app.requireShard(gateShard);
+            requireNotSpent(app, gateShard);
             long id = place(app, gateShard, source.nextIndex(appId, gateShard));
             issued[appId].increment();
             return id;
@@ -100,6 +101,7 @@ public final class ShardIdGenerator {
         AppState app = state(appId);
         if (gateShard >= 0) {
             app.requireShard(gateShard);
+            requireNotSpent(app, gateShard);
             long[] indexes = source.nextIndexes(appId, gateShard, count);
             long[] ids = new long[indexes.length];
             for (int i = 0; i < indexes.length; i++) {
@@ -162,6 +164,16 @@ public final class ShardIdGenerator {
     /** Whether indexes are permuted (an opaque key is set). */
     public boolean opaque() {
         return opaque != null;
+    }
+
+    /**
+     * A shard known to be spent is refused before its source is asked: each ask would reserve
+     * another block past the limit in the database, for nothing.
+     */
+    private static void requireNotSpent(AppState app, int shardId) {
+        if (app.spent(shardId)) {
+            throw new AppLimitReachedException(app.app.appId(), shardId, app.app.maxLimitId());
+        }
     }
 
     private long place(AppState app, int shardId, long index) {

@@ -73,6 +73,26 @@ class ShardIdGeneratorTest {
     }
 
     @Test
+    void aSpentShardIsRefusedWithoutReservingAnotherBlock() {
+        int shard = ShardId.shardOf("alice");
+        // Step 1: every index is a reservation; the limit leaves indexes 1..2 in every shard.
+        store.createApp(5, "tiny", 1, 3L << ShardId.INDEX_SHIFT);
+        ShardIdGenerator generator = generator(null);
+        generator.nextId(5, "alice");
+        generator.nextId(5, "alice");
+        assertThatThrownBy(() -> generator.nextId(5, "alice")).isInstanceOf(AppLimitReachedException.class);
+        long maxIdWhenSpent = store.maxId(5, shard);
+        int reservationsWhenSpent = store.reservations();
+
+        for (int i = 0; i < 10; i++) {
+            assertThatThrownBy(() -> generator.nextId(5, "alice")).isInstanceOf(AppLimitReachedException.class);
+            assertThatThrownBy(() -> generator.nextIds(5, "alice", 3)).isInstanceOf(AppLimitReachedException.class);
+        }
+        assertThat(store.maxId(5, shard)).isEqualTo(maxIdWhenSpent);
+        assertThat(store.reservations()).isEqualTo(reservationsWhenSpent);
+    }
+
+    @Test
     void aShardAtItsLimitRefusesEveryCallAndNeverWraps() {
         assertLimitHolds(null);
     }

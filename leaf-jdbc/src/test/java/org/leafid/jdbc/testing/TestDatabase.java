@@ -189,6 +189,23 @@ public final class TestDatabase {
         update("DELETE FROM leaf_alloc WHERE biz_tag = ?", tag);
     }
 
+    /** The first column of the first row of a query that yields a number, e.g. a COUNT(*). */
+    public long number(String sql, Object... parameters) {
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                select.setObject(i + 1, parameters[i]);
+            }
+            try (var rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    throw new IllegalStateException("no row: " + sql);
+                }
+                return rows.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not run " + sql + " on " + url, e);
+        }
+    }
+
     public long maxId(String tag) {
         try (Connection connection = connect();
                 PreparedStatement select = connection.prepareStatement("SELECT max_id FROM leaf_alloc WHERE biz_tag = ?")) {
