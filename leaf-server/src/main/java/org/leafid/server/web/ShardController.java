@@ -8,12 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.shard.ConditionalOnShardMode;
+import org.leafid.autoconfigure.shard.ShardBufferStatus;
 import org.leafid.autoconfigure.shard.ShardMeters;
-import org.leafid.autoconfigure.shard.ShardProperties;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.shard.ShardId;
@@ -40,18 +39,18 @@ class ShardController {
     private final ShardIdGenerator generator;
     private final ShardAppDirectory apps;
     private final ShardMeters meters;
-    private final String buffer;
+    private final ShardBufferStatus buffer;
     private final int maxBatch;
     private final Timer requests;
     /** The admin token's bytes, or null when none is set: then no one gets an opaque ID's index. */
     private final byte[] adminToken;
 
-    ShardController(ShardIdGenerator generator, ShardAppDirectory apps, ShardMeters meters, ShardProperties shard,
+    ShardController(ShardIdGenerator generator, ShardAppDirectory apps, ShardMeters meters, ShardBufferStatus buffer,
             LeafProperties leaf, AdminProperties admin, IdRequestTimers timers) {
         this.generator = generator;
         this.apps = apps;
         this.meters = meters;
-        this.buffer = shard.buffer().name().toLowerCase(Locale.ROOT);
+        this.buffer = buffer;
         this.maxBatch = leaf.maxBatch();
         this.requests = timers.shard();
         this.adminToken = admin.enabled() ? admin.token().getBytes(StandardCharsets.UTF_8) : null;
@@ -110,9 +109,14 @@ class ShardController {
 
     @GetMapping(value = "/api/shard/apps", produces = MediaType.APPLICATION_JSON_VALUE)
     List<ShardAppView> apps() {
+        String source = buffer.source();
         return apps.apps().stream().sorted(Comparator.comparingInt(ShardApp::appId))
-                .map(app -> new ShardAppView(app.appId(), app.appName(), app.shards().size(), app.step(),
-                        Long.toString(app.maxLimitId()), meters.headroom(app.appId()), buffer, generator.opaque()))
+                .map(app -> {
+                    long queued = buffer.queueLength(app.appId());
+                    return new ShardAppView(app.appId(), app.appName(), app.shards().size(), app.step(),
+                            Long.toString(app.maxLimitId()), meters.headroom(app.appId()), source,
+                            queued < 0 ? null : queued, generator.opaque());
+                })
                 .toList();
     }
 

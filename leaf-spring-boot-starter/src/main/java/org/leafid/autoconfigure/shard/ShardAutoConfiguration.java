@@ -27,8 +27,11 @@ import org.leafid.jdbc.shard.IdAllocRepository;
 import org.leafid.jdbc.shard.ShardKeyFingerprints;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Shard mode ({@code leaf.shard.enable}; unset, on exactly when {@code leaf.jdbc.url} is unset):
@@ -91,10 +94,15 @@ public class ShardAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ShardIdGenerator shardIdGenerator(ShardAppDirectory shardApps, ObjectProvider<ShardIndexSource> sources,
-            MemoryShardIndexSource memoryShardIndexSource, ShardOpacity shardOpacity) {
+            MemoryShardIndexSource memoryShardIndexSource, ShardOpacity shardOpacity, ShardProperties properties) {
         // An application's (or the Redis buffer's) own source wins over the memory buffer.
         ShardIndexSource source = sources.stream().filter(s -> s != memoryShardIndexSource).findFirst()
                 .orElse(memoryShardIndexSource);
+        if (source == memoryShardIndexSource && properties.buffer() == ShardProperties.Buffer.REDIS) {
+            throw new LeafConfigurationException("leaf.shard.buffer", "is redis, but the Redis buffer is not on the "
+                    + "classpath.", "Add org.leafid:leaf-redis and spring-boot-starter-data-redis, or set "
+                    + "leaf.shard.buffer=memory.");
+        }
         return new ShardIdGenerator(shardApps::app, source, shardOpacity.permutation());
     }
 
@@ -107,11 +115,18 @@ public class ShardAutoConfiguration {
         return new ShardMeters(registry.getIfAvailable(SimpleMeterRegistry::new), shardIdGenerator, rows);
     }
 
+    /** The memory buffer's; the Redis buffer's configuration makes its own. */
+    @Bean
+    @ConditionalOnMissingBean
+    ShardBufferStatus shardBufferStatus() {
+        return ShardBufferStatus.memory();
+    }
+
     @Bean
     @ConditionalOnMissingBean
     ShardAppRefresher shardAppRefresher(MemoryShardIndexSource memoryShardIndexSource, ShardAppDirectory shardApps,
             ShardProperties properties, ShardOpacity shardOpacity, ObjectProvider<SqlSessionFactory> sessions,
-            ObjectProvider<ShardMeters> meters) {
+            ObjectProvider<ShardMeters> meters, ObjectProvider<ShardAppsListener> appsListeners) {
         List<Consumer<List<ShardApp>>> listeners = new ArrayList<>();
         if (shardOpacity.permutation() != null) {
             OpaqueKeyCheck check = new OpaqueKeyCheck(new ShardKeyFingerprints(sessions.getObject()),
@@ -119,6 +134,19 @@ public class ShardAutoConfiguration {
             listeners.add(check::check);
         }
         meters.ifAvailable(listeners::add);
+        appsListeners.orderedStream().forEach(listeners::add);
         return new ShardAppRefresher(memoryShardIndexSource, shardApps, properties.refreshInterval(), listeners);
+    }
+
+    /** {@code shardBuffer}: where indexes come from; never DOWN, since the memory buffer stands in for Redis. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    static class Health {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "shardBufferHealthIndicator")
+        ShardBufferHealthIndicator shardBufferHealthIndicator(ShardBufferStatus shardBufferStatus) {
+            return new ShardBufferHealthIndicator(shardBufferStatus);
+        }
     }
 }

@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param loadWait how long a request waits for the next block when the current one is spent
  * @param opaqueKey a secret of at least 128 bits (hex or base64) that makes the index part of an
  *     ID unreadable; empty means plain indexes. Never change it for an app: see the README
+ * @param redis the timings of the Redis buffer ({@code buffer=redis})
  */
 @ConfigurationProperties("leaf.shard")
 public record ShardProperties(
@@ -24,11 +25,37 @@ public record ShardProperties(
         @DefaultValue("memory") Buffer buffer,
         @DefaultValue("60s") Duration refreshInterval,
         @DefaultValue("1s") Duration loadWait,
-        @DefaultValue("") String opaqueKey) {
+        @DefaultValue("") String opaqueKey,
+        @DefaultValue Redis redis) {
 
     public ShardProperties {
         SegmentProperties.requirePositive("leaf.shard.refresh-interval", refreshInterval);
         SegmentProperties.requirePositive("leaf.shard.load-wait", loadWait);
+    }
+
+    /**
+     * {@code leaf.shard.redis.*}: the Redis buffer's timings. Redis itself (host, port, password,
+     * command timeout) is Spring Boot's {@code spring.data.redis.*}.
+     *
+     * @param lockTtl expiry of the refill lock {@code id.gen.lock_{app}_{shard}} (their service's 60 s)
+     * @param lockWait how long a request that found its list empty waits for another instance's
+     *     refill before it is served from memory
+     * @param retryInterval how often Redis is tried again while it does not answer
+     * @param watermarkInterval how often each (app, shard) exchanges its highest issued index with
+     *     the database, for the lagging-replica guard
+     */
+    public record Redis(
+            @DefaultValue("60s") Duration lockTtl,
+            @DefaultValue("1s") Duration lockWait,
+            @DefaultValue("5s") Duration retryInterval,
+            @DefaultValue("1s") Duration watermarkInterval) {
+
+        public Redis {
+            SegmentProperties.requirePositive("leaf.shard.redis.lock-ttl", lockTtl);
+            SegmentProperties.requirePositive("leaf.shard.redis.lock-wait", lockWait);
+            SegmentProperties.requirePositive("leaf.shard.redis.retry-interval", retryInterval);
+            SegmentProperties.requirePositive("leaf.shard.redis.watermark-interval", watermarkInterval);
+        }
     }
 
     public boolean opaque() {
@@ -44,6 +71,6 @@ public record ShardProperties(
     public String toString() {
         // never print the key
         return "ShardProperties[enable=" + enable + ", buffer=" + buffer + ", refreshInterval=" + refreshInterval
-                + ", opaque=" + opaque() + "]";
+                + ", opaque=" + opaque() + ", redis=" + redis + "]";
     }
 }

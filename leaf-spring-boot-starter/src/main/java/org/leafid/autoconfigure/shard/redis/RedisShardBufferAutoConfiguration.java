@@ -1,0 +1,105 @@
+package org.leafid.autoconfigure.shard.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.InstantSource;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.autoconfigure.ClockAutoConfiguration;
+import org.leafid.autoconfigure.LeafConfigurationException;
+import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
+import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
+import org.leafid.autoconfigure.shard.ConditionalOnShardBuffer;
+import org.leafid.autoconfigure.shard.ShardAppsListener;
+import org.leafid.autoconfigure.shard.ShardAutoConfiguration;
+import org.leafid.autoconfigure.shard.ShardBufferStatus;
+import org.leafid.autoconfigure.shard.ShardProperties;
+import org.leafid.core.Sleeper;
+import org.leafid.core.shard.IssuedWatermarks;
+import org.leafid.core.shard.MemoryShardIndexSource;
+import org.leafid.core.shard.ShardApp;
+import org.leafid.core.shard.ShardAppDirectory;
+import org.leafid.core.shard.ShardStore;
+import org.leafid.jdbc.shard.JdbcIssuedWatermarks;
+import org.leafid.redis.RedisBufferSettings;
+import org.leafid.redis.RedisShardIndexSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Shard mode's Redis buffer ({@code leaf.shard.buffer=redis}): the lists and locks of the
+ * Redis-queue ID services ({@code id.gen.idList_{app}_{shard}}, {@code id.gen.lock_{app}_{shard}}),
+ * Redis reached through Spring Boot's own support ({@code spring.data.redis.*}), the memory buffer
+ * standing in while Redis does not answer, the issued watermarks of the lagging-replica guard in
+ * the database, the lists of apps gone from {@code id_alloc} deleted at each refresh, and the
+ * queue meters. Registered before the shard configuration, whose memory-only parts then give way.
+ */
+@AutoConfiguration(before = ShardAutoConfiguration.class, after = {LeafPropertiesAutoConfiguration.class,
+        ClockAutoConfiguration.class, LeafJdbcAutoConfiguration.class},
+        afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass({RedisShardIndexSource.class, StringRedisTemplate.class})
+@ConditionalOnShardBuffer(ShardProperties.Buffer.REDIS)
+public class RedisShardBufferAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(IssuedWatermarks.class)
+    JdbcIssuedWatermarks issuedWatermarks(SqlSessionFactory leafSqlSessions) {
+        return new JdbcIssuedWatermarks(leafSqlSessions);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RedisShardIndexSource redisShardIndexSource(ObjectProvider<StringRedisTemplate> redis, ShardStore shardStore,
+            IssuedWatermarks issuedWatermarks, MemoryShardIndexSource memoryShardIndexSource,
+            ShardProperties properties, InstantSource leafClock, Sleeper leafSleeper) {
+        StringRedisTemplate template = redis.getIfAvailable();
+        if (template == null) {
+            throw new LeafConfigurationException("leaf.shard.buffer", "is redis, but the application has no "
+                    + "StringRedisTemplate.", "Add spring-boot-starter-data-redis, which makes one from "
+                    + "spring.data.redis.*, or set leaf.shard.buffer=memory.");
+        }
+        ShardProperties.Redis timings = properties.redis();
+        RedisBufferSettings settings = new RedisBufferSettings(timings.lockTtl(), timings.lockWait(),
+                timings.retryInterval(), timings.watermarkInterval());
+        return new RedisShardIndexSource(template, shardStore, issuedWatermarks, memoryShardIndexSource, settings,
+                leafClock, leafSleeper);
+    }
+
+    /** Lists of apps no longer in id_alloc are deleted, so that a re-created app id is not served old indexes. */
+    @Bean
+    ShardAppsListener redisListCleanup(RedisShardIndexSource redisShardIndexSource) {
+        return apps -> {
+            Set<Integer> listed = apps.stream().map(ShardApp::appId).collect(Collectors.toSet());
+            redisShardIndexSource.removeListsOfAppsOtherThan(listed);
+        };
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ShardBufferStatus shardBufferStatus(RedisShardIndexSource redisShardIndexSource, ShardAppDirectory shardApps) {
+        return new RedisBufferStatus(redisShardIndexSource, shardApps);
+    }
+
+    @Bean
+    ShardAppsListener redisShardMeters(ObjectProvider<MeterRegistry> registry, ShardBufferStatus shardBufferStatus,
+            RedisShardIndexSource redisShardIndexSource) {
+        return new RedisShardMeters(registry.getIfAvailable(SimpleMeterRegistry::new), shardBufferStatus,
+                redisShardIndexSource);
+    }
+
+    /**
+     * While Redis is disconnected, Lettuce would queue commands until their timeout; refused at
+     * once instead, the request is served from memory without waiting.
+     */
+    @Bean
+    LettuceClientOptionsBuilderCustomizer leafRedisFailFast() {
+        return options -> options.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+    }
+}
