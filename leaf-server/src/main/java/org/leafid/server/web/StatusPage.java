@@ -53,6 +53,7 @@ final class StatusPage {
             .fill.low{background:var(--warn)}
             .pct{white-space:nowrap;font-variant-numeric:tabular-nums;min-width:72px}
             ul.reasons{margin:4px 0 0;padding-left:18px}
+            #shard{margin-top:16px}
             """;
 
     private StatusPage() {}
@@ -64,7 +65,7 @@ final class StatusPage {
      * @param renderedAt when the values were read
      */
     record Model(String name, Instant renderedAt, ServerSection server, SegmentSection segment,
-            SnowflakeSection snowflake) {}
+            SnowflakeSection snowflake, StatusPageShard.ShardSection shard) {}
 
     /**
      * The server as a whole.
@@ -134,6 +135,7 @@ final class StatusPage {
         StatusPageServer.traffic(html, model.server().lastMinute());
         html.append("</div>\n");
         segment(html, model.segment());
+        StatusPageShard.render(html, model.shard());
         html.append("</body>\n</html>\n");
         return html.toString();
     }
@@ -145,6 +147,10 @@ final class StatusPage {
                 .append(onOff(snowflake.enabled()));
         if (snowflake.enabled()) {
             html.append(" mode <code>").append(escape(snowflake.mode())).append("</code>");
+        }
+        html.append("</dd>\n<dt>Shard</dt><dd>").append(onOff(model.shard().enabled()));
+        if (model.shard().enabled()) {
+            html.append(" buffer <code>").append(escape(model.shard().buffer())).append("</code>");
         }
         html.append("</dd>\n</dl></section>\n");
     }

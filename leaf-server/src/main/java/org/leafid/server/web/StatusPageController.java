@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,9 +15,14 @@ import org.leafid.autoconfigure.jdbc.LeafDataSource;
 import org.leafid.autoconfigure.segment.SegmentHealthIndicator;
 import org.leafid.autoconfigure.segment.SegmentLoadOutcomes;
 import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.shard.ShardAppRefresher;
+import org.leafid.autoconfigure.shard.ShardBufferStatus;
+import org.leafid.autoconfigure.shard.ShardMeters;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.leafid.core.LeafException;
 import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.core.shard.ShardApp;
+import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.snowflake.WorkerIdHolder;
 import org.leafid.core.snowflake.WorkerLease;
 import org.leafid.core.worker.InstanceAddress;
@@ -62,13 +68,19 @@ class StatusPageController {
     private final ObjectProvider<BuildProperties> build;
     private final StatusPageTraffic traffic;
     private final InstantSource clock;
+    private final ObjectProvider<ShardAppDirectory> shardApps;
+    private final ObjectProvider<ShardMeters> shardMeters;
+    private final ObjectProvider<ShardBufferStatus> shardBuffer;
+    private final ObjectProvider<ShardAppRefresher> shardRefresher;
 
     StatusPageController(LeafProperties leaf, JdbcProperties jdbc, SegmentProperties segmentProperties,
             SnowflakeProperties snowflakeProperties, ObjectProvider<SegmentAllocator> segmentAllocator,
             ObjectProvider<WorkerIdHolder> workerIdHolder, ObjectProvider<InstanceAddress> instanceAddress,
             ObjectProvider<SegmentLoadOutcomes> loadOutcomes, ObjectProvider<HealthEndpoint> health,
             ObjectProvider<LeafDataSource> leafDataSource, ObjectProvider<BuildProperties> build,
-            StatusPageTraffic traffic, InstantSource leafClock) {
+            StatusPageTraffic traffic, InstantSource leafClock, ObjectProvider<ShardAppDirectory> shardApps,
+            ObjectProvider<ShardMeters> shardMeters, ObjectProvider<ShardBufferStatus> shardBuffer,
+            ObjectProvider<ShardAppRefresher> shardRefresher) {
         this.leaf = leaf;
         this.jdbc = jdbc;
         this.segmentProperties = segmentProperties;
@@ -82,15 +94,36 @@ class StatusPageController {
         this.build = build;
         this.traffic = traffic;
         this.clock = leafClock;
+        this.shardApps = shardApps;
+        this.shardMeters = shardMeters;
+        this.shardBuffer = shardBuffer;
+        this.shardRefresher = shardRefresher;
     }
 
     @GetMapping("/")
     ResponseEntity<String> page() {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS); // as precise as every other time shown
-        StatusPage.Model model = new StatusPage.Model(leaf.name(), now, server(now), segment(), snowflake());
+        StatusPage.Model model = new StatusPage.Model(leaf.name(), now, server(now), segment(), snowflake(), shard());
         // A status page must show the state now, never a cached copy.
         return ResponseEntity.ok().contentType(HTML).cacheControl(CacheControl.noStore())
                 .body(StatusPage.render(model));
+    }
+
+    private StatusPageShard.ShardSection shard() {
+        ShardAppDirectory apps = shardApps.getIfAvailable();
+        ShardMeters meters = shardMeters.getIfAvailable();
+        ShardBufferStatus buffer = shardBuffer.getIfAvailable();
+        if (apps == null || meters == null || buffer == null) {
+            return StatusPageShard.ShardSection.disabled();
+        }
+        List<StatusPageShard.AppRow> rows = apps.apps().stream().sorted(Comparator.comparingInt(ShardApp::appId))
+                .map(app -> new StatusPageShard.AppRow(app.appId(), app.appName(), app.shards().size(),
+                        app.maxLimitId(), meters.headroom(app.appId()), buffer.queueLength(app.appId())))
+                .toList();
+        ShardAppRefresher refresher = shardRefresher.getIfAvailable();
+        RuntimeException failure = refresher == null ? null : refresher.lastFailure();
+        return new StatusPageShard.ShardSection(true, buffer.source(), rows,
+                failure == null ? null : "The app list could not be read from id_alloc: " + failure.getMessage());
     }
 
     private StatusPage.SegmentSection segment() {

@@ -106,7 +106,7 @@ class StatusPageBrowserTest {
         // An old picture left in place must not pass for a new one.
         Files.deleteIfExists(png);
 
-        runChromium(browserDir, browserDir.resolve("screenshot.out"), "--window-size=1200,800",
+        runChromium(browserDir, browserDir.resolve("screenshot.out"), "--window-size=1200,1000",
                 "--hide-scrollbars", "--screenshot=" + png, pageUrl);
 
         assertThat(png).exists();

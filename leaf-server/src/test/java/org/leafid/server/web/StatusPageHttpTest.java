@@ -52,6 +52,10 @@ class StatusPageHttpTest {
             assertThat(page.body()).contains("<title>Leaf status</title>", "<strong id=\"instance-name\">leaf<",
                     "<code>" + SAMPLE_TAG + "</code>", "[1, 2001)", ">1970<", "1 % used", "style=\"width:1.50%\"",
                     "id=\"worker-id\">" + WORKER_ID + "<", "id=\"reserved-until\">", "mode <code>local</code>");
+            // Shard mode, on with the embedded database: its sample app, memory buffer, untouched.
+            assertThat(page.body()).contains("buffer <code>memory</code>", "id=\"shard-buffer\">memory<",
+                    "<tr id=\"app-1\"><td class=\"num\">1</td><td>leaf-shard-test</td><td class=\"num\">64</td>",
+                    "<td>100.0 %</td>");
         }
     }
 
@@ -117,15 +121,18 @@ class StatusPageHttpTest {
                 new StatusPageTraffic.LastMinute(Duration.ofSeconds(60), 0, 0, 0));
         StatusPage.Model model = new StatusPage.Model("<script>alert('x')</script>", Instant.EPOCH, server,
                 new StatusPage.SegmentSection(true, true, null, List.of(view), Map.of()),
-                new StatusPage.SnowflakeSection(true, "local", "10.0.0.1:8080", null, "lost <worker> & \"gone\""));
+                new StatusPage.SnowflakeSection(true, "local", "10.0.0.1:8080", null, "lost <worker> & \"gone\""),
+                new StatusPageShard.ShardSection(true, "redis", List.of(new StatusPageShard.AppRow(9,
+                        "<img src=x onerror=alert(1)>", 64, 0, 0.05, 12)), null));
 
         String html = StatusPage.render(model);
 
-        assertThat(html).doesNotContain("<script>", "<b>", "<worker>", "<down>", "<i>", "<gone>", "<x>")
+        assertThat(html).doesNotContain("<script>", "<b>", "<worker>", "<down>", "<i>", "<gone>", "<x>", "<img")
                 .contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;", "t&quot;&lt;b&gt;&amp;&#39;",
                         "lost &lt;worker&gt; &amp; &quot;gone&quot;", "40 % used", "never",
                         "last load failed: db &lt;down&gt;", "1.0&lt;i&gt;", "segment: db &lt;gone&gt;",
-                        "jdbc:mysql://h/&lt;x&gt;");
+                        "jdbc:mysql://h/&lt;x&gt;", "&lt;img src=x onerror=alert(1)&gt;",
+                        "<td class=\"problem\">5.0 %</td>", "<td class=\"num\">12</td>");
         assertThat(StatusPage.escape("plain-tag_1.2:3")).isEqualTo("plain-tag_1.2:3");
         assertThat(StatusPage.usedLabel(1, 0.05)).isEqualTo("&lt;1 % used");
         assertThat(StatusPage.usedLabel(0, 0.0)).isEqualTo("0 % used");
