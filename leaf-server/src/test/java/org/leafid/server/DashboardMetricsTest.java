@@ -38,7 +38,10 @@ class DashboardMetricsTest {
                 .contains("leaf_http_responses_total");
 
         try (ConfigurableApplicationContext server = new SpringApplicationBuilder(LeafServerApplication.class)
-                .run("--server.port=0", "--leaf.snowflake.port=18096", "--leaf.data-dir=" + dataDir)) {
+                // The Redis buffer, on the tests' Redis (127.0.0.1:6379), for its panels; no ID of
+                // shard mode is asked for, so no list is made.
+                .run("--server.port=0", "--leaf.snowflake.port=18096", "--leaf.data-dir=" + dataDir,
+                        "--leaf.shard.buffer=redis")) {
             Http http = new Http(server.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
 
             // 1. Right after the start, before any ID or error: every series there, the event counts at 0.
