@@ -1,15 +1,19 @@
 package org.leafid.core;
 
-/** The clock is before the epoch or beyond what 41 bits of milliseconds since it can hold. */
+import org.leafid.core.snowflake.SnowflakeLayout;
+
+/** The clock is before the layout's epoch or beyond what its time field can hold. */
 public final class TimestampOverflowException extends LeafException {
 
     private final long nowMillis;
     private final long twepoch;
 
-    public TimestampOverflowException(long nowMillis, long twepoch) {
-        super("Time " + nowMillis + " ms does not fit 41 bits after twepoch " + twepoch);
+    public TimestampOverflowException(long nowMillis, SnowflakeLayout layout) {
+        super("Time " + nowMillis + " ms does not fit the " + layout.timeBits() + " time bits (" + layout.unit().symbol()
+                + ") of layout " + layout.describe() + " after the epoch " + layout.twepoch() + "; the layout ends at "
+                + layout.endsAt());
         this.nowMillis = nowMillis;
-        this.twepoch = twepoch;
+        this.twepoch = layout.twepoch();
     }
 
     public long nowMillis() {

@@ -3,9 +3,12 @@ package org.leafid.autoconfigure;
 import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.segment.SegmentProperties;
 import org.leafid.autoconfigure.shard.ShardProperties;
+import org.leafid.autoconfigure.snowflake.LayoutPresetConverter;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
 
 /**
  * Every {@code leaf.*} record, bound and validated whether or not its feature is on: a wrong
@@ -16,4 +19,12 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 @AutoConfiguration
 @EnableConfigurationProperties({LeafProperties.class, JdbcProperties.class, SegmentProperties.class,
         SnowflakeProperties.class, ShardProperties.class})
-public class LeafPropertiesAutoConfiguration {}
+public class LeafPropertiesAutoConfiguration {
+
+    /** {@code leaf.snowflake.layout=uid-generator}: a preset written on the prefix of the widths. */
+    @Bean
+    @ConfigurationPropertiesBinding
+    static LayoutPresetConverter leafLayoutPresetConverter() {
+        return new LayoutPresetConverter();
+    }
+}

@@ -1,7 +1,5 @@
 package org.leafid.core.snowflake;
 
-import static org.leafid.core.snowflake.SnowflakeLayout.MAX_SEQUENCE;
-import static org.leafid.core.snowflake.SnowflakeLayout.SEQUENCE_BITS;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -15,11 +13,19 @@ import org.leafid.core.Sleeper;
 import org.leafid.core.WorkerIdUnavailableException;
 
 /**
- * Issues snowflake IDs for the worker id its holder leases; thread-safe and lock-free.
+ * Issues snowflake IDs for the worker id its holder leases, in the holder's layout; thread-safe
+ * and lock-free.
  *
- * <p>The last issued (elapsed millisecond, sequence) pair is one packed {@code long} advanced by
+ * <p>The last issued (elapsed unit, sequence) pair is one packed {@code long} advanced by
  * compare-and-set, so an ID is taken exactly when its state transition wins, and no two
- * threads can compose the same ID.
+ * threads can compose the same ID. A batch takes a whole range of sequences in one transition.
+ *
+ * <p>An ID at time unit {@code u} is issued only inside the lease: {@code u} starts at or after
+ * {@code validFrom} and ends at or before {@code reservedUntil}, so that a restart, which waits
+ * for the clock to pass the recorded reservation, can never issue in a unit this process used.
+ * With borrow-ahead, a unit whose sequences are spent is followed by the next unit at once
+ * instead of a wait for the clock, within the same bound ({@code unboundedBorrowing}, for worker
+ * ids used by one process only, lifts it).
  */
 public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
 
@@ -35,15 +41,35 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
     private final Sleeper sleeper;
     private final RandomGenerator random;
     private final long maxBackwardsWaitMillis;
+    private final boolean borrowAhead;
+    private final boolean unboundedBorrowing;
+    private final int sequenceBits;
+    private final long maxSequence;
+    private final int startOffsetBound;
     private final LongAdder clockBackwardsEvents = new LongAdder();
 
-    /** {@code elapsedMillis << SEQUENCE_BITS | sequence} of the last ID issued. */
+    /** {@code elapsedUnits << sequenceBits | sequence} of the last ID issued. */
     private final AtomicLong last = new AtomicLong();
 
     public SnowflakeGenerator(SnowflakeLayout layout, WorkerIdHolder holder, InstantSource clock,
             Sleeper sleeper, RandomGenerator random, Duration maxBackwardsWait) {
+        this(layout, holder, clock, sleeper, random, maxBackwardsWait, false, false);
+    }
+
+    /**
+     * @param borrowAhead issue from the following time units when one's sequences are spent,
+     *     instead of waiting for the clock
+     * @param unboundedBorrowing let borrowing pass the lease's reservation: only for a worker id
+     *     no later process can hold ({@code disposable} mode)
+     */
+    public SnowflakeGenerator(SnowflakeLayout layout, WorkerIdHolder holder, InstantSource clock,
+            Sleeper sleeper, RandomGenerator random, Duration maxBackwardsWait, boolean borrowAhead,
+            boolean unboundedBorrowing) {
         if (maxBackwardsWait.isNegative()) {
             throw new IllegalArgumentException("maxBackwardsWait must not be negative: " + maxBackwardsWait);
+        }
+        if (unboundedBorrowing && !borrowAhead) {
+            throw new IllegalArgumentException("unbounded borrowing needs borrowAhead");
         }
         this.layout = layout;
         this.holder = holder;
@@ -51,10 +77,53 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
         this.sleeper = sleeper;
         this.random = random;
         this.maxBackwardsWaitMillis = maxBackwardsWait.toMillis();
+        this.borrowAhead = borrowAhead;
+        this.unboundedBorrowing = unboundedBorrowing;
+        this.sequenceBits = layout.sequenceBits();
+        this.maxSequence = layout.maxSequence();
+        this.startOffsetBound = (int) Math.min(START_OFFSET_BOUND, maxSequence + 1);
     }
 
     @Override
     public long nextId() {
+        long first = claim(1);
+        return layout.compose(first >>> sequenceBits, holder.lease().workerId(), first & maxSequence);
+    }
+
+    /**
+     * The next {@code count} IDs, increasing. Each transition takes as many sequences of one time
+     * unit as the batch still needs, so a batch costs one compare-and-set per unit it spans.
+     */
+    public long[] nextIds(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1: " + count);
+        }
+        long[] ids = new long[count];
+        int filled = 0;
+        while (filled < count) {
+            int wanted = count - filled;
+            long first = claim(wanted);
+            int taken = taken(first, wanted);
+            long elapsed = first >>> sequenceBits;
+            int workerId = holder.lease().workerId();
+            long sequence = first & maxSequence;
+            for (int i = 0; i < taken; i++) {
+                ids[filled++] = layout.compose(elapsed, workerId, sequence + i);
+            }
+        }
+        return ids;
+    }
+
+    /** How many of {@code wanted} sequences a claim that starts at {@code first} takes: the rest of its unit at most. */
+    private int taken(long first, int wanted) {
+        return (int) Math.min(wanted, maxSequence - (first & maxSequence) + 1);
+    }
+
+    /**
+     * Moves the state past up to {@code wanted} IDs of one time unit (see {@link #taken}) and
+     * returns the packed state of the first.
+     */
+    private long claim(int wanted) {
         for (;;) {
             // 1. Read the state before the clock: then a timestamp behind it really is the clock
             //    going back, and a state that moves on after this read is caught by the CAS.
@@ -64,55 +133,65 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
             }
             long now = clock.millis();
             WorkerLease lease = holder.lease();
-            long lastElapsed = previous >>> SEQUENCE_BITS;
+            if (lease.workerId() > layout.maxWorkerId()) {
+                throw new WorkerIdUnavailableException("Worker id " + lease.workerId() + " does not fit the "
+                        + layout.workerBits() + " worker bits of layout " + layout.describe());
+            }
+            long lastElapsed = previous >>> sequenceBits;
             long elapsed = layout.elapsed(now);
             long next;
             if (elapsed > lastElapsed) {
-                next = (elapsed << SEQUENCE_BITS) | random.nextInt(START_OFFSET_BOUND);
-            } else if (elapsed == lastElapsed) {
-                if ((previous & MAX_SEQUENCE) == MAX_SEQUENCE) {
-                    sleeper.awaitTick(); // 4,096 issued this millisecond: wait for the next one
-                    continue;
+                next = (elapsed << sequenceBits) | random.nextInt(startOffsetBound);
+            } else if (elapsed == lastElapsed || borrowAhead) {
+                // Borrowing, the last unit may be ahead of the clock: go on from it, never back.
+                if ((previous & maxSequence) == maxSequence) {
+                    if (!borrowAhead) {
+                        waitForClock(); // every sequence of this unit issued: wait for the next unit
+                        continue;
+                    }
+                    next = (lastElapsed + 1) << sequenceBits;
+                } else {
+                    next = previous + 1;
                 }
-                next = previous + 1;
             } else {
-                waitOutBackwardsStep(layout.twepoch() + lastElapsed, now);
+                waitOutBackwardsStep(layout.millisOf(lastElapsed), now);
                 continue;
             }
             // 2. Only inside the lease: earlier times may carry a previous holder's IDs, later
             //    ones are not yet recorded and could repeat after a crash.
-            if (!lease.covers(now)) {
+            long unit = next >>> sequenceBits;
+            if (layout.millisOf(unit) < lease.validFromMillis()) {
+                if (now < lease.validFromMillis()) {
+                    throw outsideLease(lease, now);
+                }
+                waitForClock(); // a unit of seconds that began before the lease: wait for the next one
+                continue;
+            }
+            if (!unboundedBorrowing && layout.millisOf(unit + 1) > lease.reservedUntilMillis()) {
+                if (unit > elapsed && lease.covers(now)) {
+                    waitForClock(); // borrowed up to the reservation: wait for the clock and its renewal
+                    continue;
+                }
                 throw outsideLease(lease, now);
             }
             // 3. Publish; losing the race means another thread took this state, so start over.
-            if (last.compareAndSet(previous, next)) {
-                return layout.compose(next >>> SEQUENCE_BITS, lease.workerId(), next & MAX_SEQUENCE);
+            long end = next + taken(next, wanted) - 1;
+            if (last.compareAndSet(previous, end)) {
+                return next;
             }
         }
     }
 
-    /** The next {@code count} IDs, increasing; at most 4,096 fit in one millisecond. */
-    public long[] nextIds(int count) {
-        if (count < 1) {
-            throw new IllegalArgumentException("count must be at least 1: " + count);
-        }
-        long[] ids = new long[count];
-        for (int i = 0; i < count; i++) {
-            ids[i] = nextId();
-        }
-        return ids;
-    }
-
     /**
-     * Stops issuing and releases the worker id with the time of the last ID issued, so that the
-     * holder can record exactly how far IDs went. Swapping in {@code CLOSED} makes the state
-     * replaced the last one ever published.
+     * Stops issuing and releases the worker id with the time of the last ID issued (the last ms
+     * of its unit), so that the holder can record exactly how far IDs went. Swapping in
+     * {@code CLOSED} makes the state replaced the last one ever published.
      */
     @Override
     public void close() {
         long previous = last.getAndSet(CLOSED);
         if (previous != CLOSED) {
-            holder.release(layout.twepoch() + (previous >>> SEQUENCE_BITS));
+            holder.release(layout.millisOf((previous >>> sequenceBits) + 1) - 1);
         }
     }
 
@@ -121,8 +200,35 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
         return clockBackwardsEvents.sum();
     }
 
+    /** How far the time of the last ID issued is ahead of the clock, in ms; 0 unless borrowing. */
+    public long borrowedMillis() {
+        long state = last.get();
+        if (state == CLOSED || state == 0) {
+            return 0;
+        }
+        return Math.max(0, layout.millisOf(state >>> sequenceBits) - clock.millis());
+    }
+
     public SnowflakeLayout layout() {
         return layout;
+    }
+
+    public boolean borrowAhead() {
+        return borrowAhead;
+    }
+
+    /** A tick of the clock: spun for milliseconds, slept for units of seconds. */
+    private void waitForClock() {
+        if (layout.unit() == SnowflakeLayout.Unit.MILLISECONDS) {
+            sleeper.awaitTick();
+            return;
+        }
+        try {
+            sleeper.sleepMillis(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LeafInterruptedException("the next second", e);
+        }
     }
 
     private void waitOutBackwardsStep(long lastMillis, long now) {

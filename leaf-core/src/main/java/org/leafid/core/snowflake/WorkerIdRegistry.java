@@ -25,9 +25,9 @@ public interface WorkerIdRegistry {
     record Registration(int workerId, long recordedReservationMillis, ReservationSink sink) {
 
         public Registration {
-            if (workerId < 0 || workerId > SnowflakeLayout.MAX_WORKER_ID) {
-                throw new IllegalArgumentException("worker id must be in 0.." + SnowflakeLayout.MAX_WORKER_ID
-                        + ": " + workerId);
+            if (workerId < 0) {
+                // The layout bounds it from above (Leaf's 10 bits, or wider): the generator checks.
+                throw new IllegalArgumentException("worker id must not be negative: " + workerId);
             }
         }
     }

@@ -8,9 +8,9 @@ package org.leafid.core.snowflake;
 public record WorkerLease(int workerId, long validFromMillis, long reservedUntilMillis) {
 
     public WorkerLease {
-        if (workerId < 0 || workerId > SnowflakeLayout.MAX_WORKER_ID) {
-            throw new IllegalArgumentException("worker id must be in 0.." + SnowflakeLayout.MAX_WORKER_ID
-                    + ": " + workerId);
+        if (workerId < 0) {
+            // The layout bounds it from above (Leaf's 10 bits, or wider): the generator checks.
+            throw new IllegalArgumentException("worker id must not be negative: " + workerId);
         }
     }
 

@@ -72,6 +72,6 @@ class SnowflakeController {
         if (value < 0) {
             throw new InvalidIdException(id);
         }
-        return DecodedId.of(generator.layout().decode(value));
+        return DecodedId.of(generator.layout().decode(value), generator.layout());
     }
 }

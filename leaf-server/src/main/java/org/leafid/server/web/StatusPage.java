@@ -113,9 +113,10 @@ final class StatusPage {
      * @param instance the {@code ip:port} naming this instance, or null when unknown
      * @param lease the lease in force, or null when none is held
      * @param unavailableReason why no lease is held, when {@code lease} is null
+     * @param layout the bit layout and its end, e.g. {@code 41/10/12 ms, ends 2080-07-10T17:30:30.209Z}
      */
     record SnowflakeSection(boolean enabled, String mode, String instance, WorkerLease lease,
-            String unavailableReason) {}
+            String unavailableReason, String layout) {}
 
     /** The whole page. */
     static String render(Model model) {
@@ -167,6 +168,9 @@ final class StatusPage {
             return;
         }
         html.append("<dl>\n");
+        if (snowflake.layout() != null) {
+            html.append("<dt>Layout</dt><dd id=\"layout\">").append(escape(snowflake.layout())).append("</dd>\n");
+        }
         if (snowflake.instance() != null) {
             html.append("<dt>Instance</dt><dd><code>").append(escape(snowflake.instance())).append("</code></dd>\n");
         }

@@ -23,6 +23,7 @@ import org.leafid.core.LeafException;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardAppDirectory;
+import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.snowflake.WorkerIdHolder;
 import org.leafid.core.snowflake.WorkerLease;
 import org.leafid.core.worker.InstanceAddress;
@@ -72,6 +73,7 @@ class StatusPageController {
     private final ObjectProvider<ShardMeters> shardMeters;
     private final ObjectProvider<ShardBufferStatus> shardBuffer;
     private final ObjectProvider<ShardAppRefresher> shardRefresher;
+    private final ObjectProvider<SnowflakeLayout> snowflakeLayout;
 
     StatusPageController(LeafProperties leaf, JdbcProperties jdbc, SegmentProperties segmentProperties,
             SnowflakeProperties snowflakeProperties, ObjectProvider<SegmentAllocator> segmentAllocator,
@@ -80,7 +82,7 @@ class StatusPageController {
             ObjectProvider<LeafDataSource> leafDataSource, ObjectProvider<BuildProperties> build,
             StatusPageTraffic traffic, InstantSource leafClock, ObjectProvider<ShardAppDirectory> shardApps,
             ObjectProvider<ShardMeters> shardMeters, ObjectProvider<ShardBufferStatus> shardBuffer,
-            ObjectProvider<ShardAppRefresher> shardRefresher) {
+            ObjectProvider<ShardAppRefresher> shardRefresher, ObjectProvider<SnowflakeLayout> snowflakeLayout) {
         this.leaf = leaf;
         this.jdbc = jdbc;
         this.segmentProperties = segmentProperties;
@@ -98,6 +100,7 @@ class StatusPageController {
         this.shardMeters = shardMeters;
         this.shardBuffer = shardBuffer;
         this.shardRefresher = shardRefresher;
+        this.snowflakeLayout = snowflakeLayout;
     }
 
     @GetMapping("/")
@@ -194,17 +197,19 @@ class StatusPageController {
     private StatusPage.SnowflakeSection snowflake() {
         WorkerIdHolder holder = snowflakeProperties.enable() ? workerIdHolder.getIfAvailable() : null;
         if (holder == null) {
-            return new StatusPage.SnowflakeSection(false, null, null, null, null);
+            return new StatusPage.SnowflakeSection(false, null, null, null, null, null);
         }
+        SnowflakeLayout layout = snowflakeLayout.getIfAvailable();
+        String layoutText = layout == null ? null : layout.describe() + ", ends " + layout.endsAt();
         String mode = snowflakeProperties.mode().name().toLowerCase(Locale.ROOT);
         InstanceAddress address = instanceAddress.getIfAvailable();
         String instance = address == null ? null : address.key();
         try {
             WorkerLease lease = holder.lease();
-            return new StatusPage.SnowflakeSection(true, mode, instance, lease, null);
+            return new StatusPage.SnowflakeSection(true, mode, instance, lease, null, layoutText);
         } catch (LeafException e) {
             // Not held (still starting, lost, or closed): the holder's message says which.
-            return new StatusPage.SnowflakeSection(true, mode, instance, null, e.getMessage());
+            return new StatusPage.SnowflakeSection(true, mode, instance, null, e.getMessage(), layoutText);
         }
     }
 }

@@ -51,7 +51,8 @@ class StatusPageHttpTest {
             // The sample tag's first block is [1, 2001): 30 issued, 1970 left, 1.5 % shown as 1 %.
             assertThat(page.body()).contains("<title>Leaf status</title>", "<strong id=\"instance-name\">leaf<",
                     "<code>" + SAMPLE_TAG + "</code>", "[1, 2001)", ">1970<", "1 % used", "style=\"width:1.50%\"",
-                    "id=\"worker-id\">" + WORKER_ID + "<", "id=\"reserved-until\">", "mode <code>local</code>");
+                    "id=\"worker-id\">" + WORKER_ID + "<", "id=\"reserved-until\">", "mode <code>local</code>",
+                    "id=\"layout\">41/10/12 ms, ends 2080-07-10T17:30:30.209Z<");
             // Shard mode, on with the embedded database: its sample app, memory buffer, untouched.
             assertThat(page.body()).contains("buffer <code>memory</code>", "id=\"shard-buffer\">memory<",
                     "<tr id=\"app-1\"><td class=\"num\">1</td><td>leaf-shard-test</td><td class=\"num\">64</td>",
@@ -121,7 +122,8 @@ class StatusPageHttpTest {
                 new StatusPageTraffic.LastMinute(Duration.ofSeconds(60), 0, 0, 0));
         StatusPage.Model model = new StatusPage.Model("<script>alert('x')</script>", Instant.EPOCH, server,
                 new StatusPage.SegmentSection(true, true, null, List.of(view), Map.of()),
-                new StatusPage.SnowflakeSection(true, "local", "10.0.0.1:8080", null, "lost <worker> & \"gone\""),
+                new StatusPage.SnowflakeSection(true, "local", "10.0.0.1:8080", null, "lost <worker> & \"gone\"",
+                        "41/10/12 ms"),
                 new StatusPageShard.ShardSection(true, "redis", List.of(new StatusPageShard.AppRow(9,
                         "<img src=x onerror=alert(1)>", 64, 0, 0.05, 12)), null));
 

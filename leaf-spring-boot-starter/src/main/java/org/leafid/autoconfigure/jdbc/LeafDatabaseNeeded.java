@@ -6,7 +6,10 @@ import org.leafid.autoconfigure.snowflake.ConditionalOnWorkerIdMode;
 import org.leafid.autoconfigure.snowflake.WorkerIdMode;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 
-/** The {@code leaf.jdbc} database is needed by segment mode, shard mode and the {@code mysql} worker-id mode. */
+/**
+ * The {@code leaf.jdbc} database is needed by segment mode, shard mode and the {@code mysql} and
+ * {@code disposable} worker-id modes.
+ */
 class LeafDatabaseNeeded extends AnyNestedCondition {
 
     LeafDatabaseNeeded() {
@@ -18,6 +21,9 @@ class LeafDatabaseNeeded extends AnyNestedCondition {
 
     @ConditionalOnWorkerIdMode(WorkerIdMode.MYSQL)
     static class MysqlWorkerIds {}
+
+    @ConditionalOnWorkerIdMode(WorkerIdMode.DISPOSABLE)
+    static class DisposableWorkerIds {}
 
     @ConditionalOnShardMode
     static class ShardMode {}

@@ -2,6 +2,8 @@ package org.leafid.autoconfigure.snowflake;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.ThreadLocalRandom;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
@@ -17,6 +19,8 @@ import org.leafid.core.snowflake.WorkerIdHolder;
 import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerCacheFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -37,6 +41,12 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(after = {LeafPropertiesAutoConfiguration.class, ClockAutoConfiguration.class})
 @ConditionalOnLeafSwitch("leaf.snowflake.enable")
 public class SnowflakeAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(SnowflakeAutoConfiguration.class);
+    /** A layout ending sooner than this is refused at start. */
+    static final Duration LAYOUT_REFUSED_WITHIN = Duration.ofDays(365);
+    /** A layout ending sooner than this is warned about at start. */
+    static final Duration LAYOUT_WARNED_WITHIN = Duration.ofDays(5 * 365);
 
     @Bean
     @ConditionalOnMissingBean
@@ -59,16 +69,38 @@ public class SnowflakeAutoConfiguration {
         return new WorkerCacheFiles(leaf.dataDir(), leaf.name(), instance.port());
     }
 
+    /**
+     * The layout of {@code leaf.snowflake.layout*}, {@code time-unit}, {@code epoch}/{@code twepoch},
+     * checked against the clock: refused when it has not begun, has ended or ends within a year,
+     * a warning within five years; its end is logged.
+     */
     @Bean
     @ConditionalOnMissingBean
     SnowflakeLayout snowflakeLayout(SnowflakeProperties properties, InstantSource leafClock) {
-        SnowflakeLayout layout = new SnowflakeLayout(properties.twepoch());
-        long now = leafClock.millis();
-        if (now < properties.twepoch() || now > layout.lastRepresentableMillis()) {
-            throw new LeafConfigurationException("leaf.snowflake.twepoch", "is " + properties.twepoch()
-                    + ", which does not fit the clock (" + now + "): it must be in the past and less than 2^41 ms ago.",
-                    "Remove it to use Leaf's default 1288834974657, or keep the value your IDs were issued with.");
+        SnowflakeLayout layout = properties.snowflakeLayout();
+        Instant now = leafClock.instant();
+        String keys = "leaf.snowflake.layout (or .time-bits, .worker-bits, .sequence-bits), leaf.snowflake.time-unit "
+                + "and leaf.snowflake.epoch/twepoch";
+        if (now.toEpochMilli() < layout.twepoch()) {
+            throw new LeafConfigurationException(properties.epoch() != null ? "leaf.snowflake.epoch"
+                    : "leaf.snowflake.twepoch", "is " + Instant.ofEpochMilli(layout.twepoch()) + ", after the clock ("
+                    + now + "): IDs cannot carry a time before their epoch.", "Set an epoch in the past, or keep the "
+                    + "one your IDs were issued with.");
         }
+        Instant end = layout.endsAt();
+        if (!end.isAfter(now.plus(LAYOUT_REFUSED_WITHIN))) {
+            throw new LeafConfigurationException("leaf.snowflake.layout", "is " + layout.describe() + " from "
+                    + Instant.ofEpochMilli(layout.twepoch()) + ", which " + (end.isAfter(now) ? "ends" : "ended") + " at "
+                    + end + ": IDs would stop, or in careless generators go negative or repeat.", "Change " + keys
+                    + ": more time bits, or a later epoch (only for IDs never issued before; see the README).");
+        }
+        if (!end.isAfter(now.plus(LAYOUT_WARNED_WITHIN))) {
+            log.warn("Snowflake layout {} ends at {}, in less than 5 years: plan a layout with more time bits "
+                    + "({})", layout.describe(), end, keys);
+        }
+        log.info("Snowflake layout {} from {}: worker ids 0..{}, {} IDs per {} and worker, ends at {}",
+                layout.describe(), Instant.ofEpochMilli(layout.twepoch()), layout.maxWorkerId(),
+                layout.maxSequence() + 1, layout.unit() == SnowflakeLayout.Unit.SECONDS ? "second" : "ms", end);
         return layout;
     }
 
@@ -85,8 +117,10 @@ public class SnowflakeAutoConfiguration {
     @ConditionalOnMissingBean
     SnowflakeGenerator snowflakeGenerator(SnowflakeLayout snowflakeLayout, WorkerIdHolder workerIdHolder,
             InstantSource leafClock, Sleeper leafSleeper, SnowflakeProperties properties) {
+        // A disposable worker id is never held by a later process: borrowing need not stop at the reservation.
+        boolean unbounded = properties.borrowAhead() && properties.mode() == WorkerIdMode.DISPOSABLE;
         return new SnowflakeGenerator(snowflakeLayout, workerIdHolder, leafClock, leafSleeper,
-                ThreadLocalRandom.current(), properties.maxBackwardsWait());
+                ThreadLocalRandom.current(), properties.maxBackwardsWait(), properties.borrowAhead(), unbounded);
     }
 
     /** On the application's registry; without one (no Micrometer setup) the meters are kept but not published. */

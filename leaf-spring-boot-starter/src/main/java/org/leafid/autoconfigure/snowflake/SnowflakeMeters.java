@@ -13,7 +13,8 @@ import org.leafid.core.snowflake.WorkerIdHolder;
  * The snowflake meters: {@code leaf_ids_issued_total{mode="snowflake",key="all"}} (the key of a
  * snowflake call does not change the ID, and labelling by it would let any caller create series),
  * {@code leaf_snowflake_clock_backward_total}, {@code leaf_snowflake_worker_id} (-1 while none is
- * held) and {@code leaf_worker_heartbeat_age_seconds}.
+ * held), {@code leaf_worker_heartbeat_age_seconds} and {@code leaf_snowflake_borrowed_seconds} (how far
+ * the last ID's time is ahead of the clock: above 0 only with {@code leaf.snowflake.borrow-ahead}).
  */
 public final class SnowflakeMeters {
 
@@ -30,6 +31,9 @@ public final class SnowflakeMeters {
                 .description("The worker id held, -1 when none").register(registry);
         Gauge.builder("leaf.worker.heartbeat.age", holder, h -> heartbeatAgeSeconds(h, clock))
                 .description("Time since the reservation was last recorded").baseUnit("seconds").register(registry);
+        Gauge.builder("leaf.snowflake.borrowed", generator, g -> g.borrowedMillis() / 1000.0)
+                .description("How far the time of the last ID issued is ahead of the clock (borrow-ahead)")
+                .baseUnit("seconds").register(registry);
     }
 
     /** Pre-bound: the controller increments it without a look-up. */

@@ -15,7 +15,9 @@ public enum WorkerIdMode {
     /** A row per ip:port in {@code leaf_workerid_alloc}. */
     MYSQL,
     /** From {@code leaf.snowflake.local.*}. */
-    LOCAL;
+    LOCAL,
+    /** A new row per start in uid-generator's {@code WORKER_NODE}; its ID is the worker id. */
+    DISPOSABLE;
 
     /** As written in {@code leaf.properties}: {@code zk_normal}. */
     public String key() {
