@@ -126,7 +126,9 @@ class DatabaseTroubleAtStartTest {
             }
             assertThat(refused.statusCode()).isEqualTo(503);
             // A load that outlasts leaf.segment.load-wait answers segment-not-ready; the failed one names the cause.
-            refused = await().atMost(Duration.ofSeconds(10)).until(() -> http.get("/api/segment/get/" + tag),
+            // Bounded generously: on a loaded CI machine a load through the cut proxy can take its
+            // connect and query timeouts (2 s + 5 s) before it fails and names the cause.
+            refused = await().atMost(Duration.ofSeconds(25)).until(() -> http.get("/api/segment/get/" + tag),
                     response -> response.body().contains("urn:leaf:problem:store-unavailable"));
             assertThat(refused.statusCode()).isEqualTo(503);
             String cause = "no block could be reserved in leaf_alloc: jdbc:mysql://127.0.0.1:" + proxy.port();
