@@ -37,8 +37,11 @@ final class ShardScenario {
     private ShardScenario() {}
 
     static void twoServersBothBuffers(FaultContext context, ScenarioResult result) throws Exception {
-        context.database.insertApp(OPEN_APP, "fault-open", 50, 0);
-        context.database.insertApp(LIMITED_APP, "fault-limited", 20, LIMITED_MAX_LIMIT_ID);
+        context.database.insertApp(OPEN_APP, "fault-open", 200, 0);
+        // Step 100: one or two blocks per shard before the limit. (Step 20 meant a load per 20 IDs on each of 64
+        // shards, and on a CI machine running 2 servers and 8 clients on 2 cores a load could queue past the 1 s
+        // load-wait: a 503 store-unavailable with no fault injected.)
+        context.database.insertApp(LIMITED_APP, "fault-limited", 100, LIMITED_MAX_LIMIT_ID);
         LoadSummary run;
         try (RedisServerProcess redis = RedisServerProcess.start()) {
             ServerProcess memory = shardServer(context, "shard-memory", "memory", redis.port());
@@ -79,7 +82,7 @@ final class ShardScenario {
         result.note("Two servers on one database and app, one with the memory buffer and one with the Redis lists; "
                 + "%d clients, half with a gate pass (1,000 users), batches of %d every 5th request.", CLIENTS,
                 LoadRun.BATCH);
-        result.note("App %d (no limit, step 50): %,d IDs. App %d (limit %,d): %,d IDs of the %,d below the limit, "
+        result.note("App %d (no limit, step 200): %,d IDs. App %d (limit %,d, step 100): %,d IDs of the %,d below the limit, "
                 + "%,d at or above it; %,d indexes reserved in id_alloc.", OPEN_APP, open.length, LIMITED_APP,
                 LIMITED_MAX_LIMIT_ID, limited.length, capacity, overLimit, context.database.reservedIndexes(LIMITED_APP));
 

@@ -39,6 +39,7 @@ class SnowflakeLayoutsAppTest {
     Path dataDir;
 
     private final String name = "layouts-" + UUID.randomUUID().toString().substring(0, 8);
+    private int starts;
 
     @Test
     void theUidGeneratorPresetIssuesIdsOfItsLayoutAndLogsItsEnd(CapturedOutput output) throws Exception {
@@ -136,7 +137,8 @@ class SnowflakeLayoutsAppTest {
     }
 
     private ConfigurableApplicationContext start(String... settings) {
-        List<String> all = LeafApplications.baseSettings(name, dataDir, 19570);
+        // A port of its own per start: a start on the port of an earlier one would wait out its reservation.
+        List<String> all = LeafApplications.baseSettings(name, dataDir, 19570 + starts++);
         all.add("leaf.shard.enable=false");
         all.addAll(List.of(settings));
         return LeafApplications.start(SnowflakeApplication.class, all);
