@@ -11,7 +11,7 @@ final class BatchSizer {
 
     static final int FIRST_SIZE = 100;
 
-    private final int largest;
+    private int largest;
     private final long targetNanos;
     private int size;
     private long lastFetchNanos;
@@ -21,6 +21,22 @@ final class BatchSizer {
         this.largest = largest;
         this.targetNanos = targetNanos;
         this.size = Math.min(FIRST_SIZE, largest);
+    }
+
+    /**
+     * A server refused a batch of {@code refused} IDs as too large: its {@code leaf.max-batch} is
+     * below the client's. Halves the largest (not below 1) and returns whether it went down.
+     */
+    synchronized boolean refusedAsTooLarge(int refused) {
+        int lower = Math.max(1, Math.min(largest, refused) / 2);
+        boolean lowered = lower < largest && refused > 1;
+        largest = lowered ? lower : largest;
+        size = Math.min(size, largest);
+        return lowered;
+    }
+
+    synchronized int largest() {
+        return largest;
     }
 
     /** The size for a fetch starting now; called by one fetch at a time. */

@@ -217,10 +217,21 @@ final class PrefetchBuffer implements IdSource {
 
     /** Runs on the fetch executor, one at a time per buffer ({@code fetching} is set). */
     private void fetch() {
+        int size = sizer.next(nanos.getAsLong());
         try {
-            long[] ids = source.fetch(path, sizer.next(nanos.getAsLong()));
+            long[] ids = source.fetch(path, size);
             meters.fetched(ids.length);
             deliver(ids);
+        } catch (LeafInvalidInputException e) {
+            if (Problem.shortType(e.type()).equals("invalid-count") && sizer.refusedAsTooLarge(size)) {
+                log.warn("A Leaf server refused a batch of {} IDs of {} ({}); asking for {} at most from now on: "
+                        + "set the client's largest batch to the servers' leaf.max-batch", size, name, e.detail(),
+                        sizer.largest());
+                schedule(0);
+                return;
+            }
+            meters.refused();
+            settle(e, null);
         } catch (LeafRequestException e) {
             meters.refused();
             settle(e, null);

@@ -51,4 +51,15 @@ class BatchSizerTest {
     void theFirstBatchIsNotLargerThanTheLargest() {
         assertThat(new BatchSizer(10, 100 * MS).next(0)).isEqualTo(10);
     }
+
+    @Test
+    void aBatchRefusedAsTooLargeHalvesTheLargestDownToOne() {
+        BatchSizer sizer = new BatchSizer(5000, 100 * MS);
+        assertThat(sizer.refusedAsTooLarge(1600)).isTrue();
+        assertThat(sizer.largest()).isEqualTo(800);
+        assertThat(sizer.next(0)).isEqualTo(100);
+        assertThat(sizer.refusedAsTooLarge(2)).isTrue();
+        assertThat(sizer.largest()).isEqualTo(1);
+        assertThat(sizer.refusedAsTooLarge(1)).as("a batch of one refused: not a size problem").isFalse();
+    }
 }

@@ -9,8 +9,9 @@ class ProblemTest {
 
     @Test
     void readsTypeAndDetailOfTheServersProblemJson() {
-        Problem problem = Problem.parse(("{\"detail\":\"Tag 'a\\\"b' is not in leaf_alloc\\u0021\",\"instance\":\"/x\","
-                + "\"status\":404,\"title\":\"Not Found\",\"type\" : \"urn:leaf:problem:unknown-tag\"}").getBytes(UTF_8));
+        Problem problem = Problem.parse(("{\"detail\":\"Tag 'a\\\"b' is not in leaf_alloc\\u0021\","
+                + "\"instance\":\"/x\",\"status\":404,\"title\":\"Not Found\","
+                + "\"type\" : \"urn:leaf:problem:unknown-tag\"}").getBytes(UTF_8));
         assertThat(problem.type()).isEqualTo("urn:leaf:problem:unknown-tag");
         assertThat(problem.detail()).isEqualTo("Tag 'a\"b' is not in leaf_alloc!");
         assertThat(Problem.shortType(problem.type())).isEqualTo("unknown-tag");
