@@ -41,6 +41,11 @@ final class FaultDatabase {
         return new FaultDatabase(own);
     }
 
+    /** A database of another suite's own, e.g. {@code TestDatabase.get().derived("client")}. */
+    static FaultDatabase on(TestDatabase database) {
+        return new FaultDatabase(database);
+    }
+
     String url() {
         return database.url();
     }

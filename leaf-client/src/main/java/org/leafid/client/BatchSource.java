@@ -1,0 +1,14 @@
+package org.leafid.client;
+
+/** Where a buffer's batches come from: the servers over HTTP, or an in-memory source in tests. */
+interface BatchSource {
+
+    /**
+     * Exactly {@code count} IDs issued by a server for {@code path}.
+     *
+     * @param path the path and query up to the count, ending in {@code ?} or {@code &}
+     * @throws LeafRequestException when a server refused the request itself (not retried)
+     * @throws ServersUnavailableException when no server gave the batch
+     */
+    long[] fetch(String path, int count) throws ServersUnavailableException;
+}

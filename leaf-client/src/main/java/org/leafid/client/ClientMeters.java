@@ -1,0 +1,27 @@
+package org.leafid.client;
+
+import java.util.function.ToDoubleFunction;
+
+/**
+ * What the client counts: batches fetched, refusals, failed server attempts, IDs buffered. The
+ * Micrometer implementation is made only when a registry is given, so no Micrometer class is
+ * loaded otherwise.
+ */
+interface ClientMeters {
+
+    ClientMeters NONE = new ClientMeters() {};
+
+    /** The meters of one buffer. */
+    default ClientMeters forSource(String mode, String key, IdSource source) {
+        return this;
+    }
+
+    default void fetched(int ids) {}
+
+    default void refused() {}
+
+    default void serverFailed(String server) {}
+
+    /** A gauge of the servers up now. */
+    default <T> void servers(T pool, ToDoubleFunction<T> up) {}
+}

@@ -1,0 +1,42 @@
+package org.leafid.client;
+
+/**
+ * Parses a batch answer, one decimal ID per line, straight from the bytes: no String per line, one
+ * {@code long[]} for the batch. The answer must hold exactly the IDs asked for, each line ended by
+ * {@code \n}: a body cut short (or anything else) is refused whole, so that no ID is taken from a
+ * batch whose end is unknown.
+ */
+final class IdLines {
+
+    private static final long LAST_SAFE = (Long.MAX_VALUE - 9) / 10;
+
+    private IdLines() {}
+
+    static long[] parse(byte[] body, int expected) throws MalformedAnswerException {
+        long[] ids = new long[expected];
+        int count = 0;
+        long value = 0;
+        int digits = 0;
+        for (byte b : body) {
+            if (b >= '0' && b <= '9') {
+                int digit = b - '0';
+                if (value > LAST_SAFE && (value > (Long.MAX_VALUE - digit) / 10)) {
+                    throw new MalformedAnswerException("an ID above 2^63-1 at line " + (count + 1));
+                }
+                value = value * 10 + digit;
+                digits++;
+            } else if (b == '\n' && digits > 0 && count < expected) {
+                ids[count++] = value;
+                value = 0;
+                digits = 0;
+            } else {
+                throw new MalformedAnswerException("byte " + (b & 0xff) + " at line " + (count + 1) + " of "
+                        + expected + " expected IDs");
+            }
+        }
+        if (digits != 0 || count != expected) {
+            throw new MalformedAnswerException("the answer was cut: " + count + " complete lines of " + expected);
+        }
+        return ids;
+    }
+}

@@ -1,0 +1,199 @@
+package org.leafid.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The buffer's own logic over an in-memory source of batches (the HTTP side is tested against
+ * real servers in leaf-server's LeafClientIT).
+ */
+class PrefetchBufferTest {
+
+    private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2);
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    @Test
+    void eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing() throws Exception {
+        CountingSource source = new CountingSource();
+        PrefetchBuffer buffer = buffer(source, true, 1000);
+        int threads = 8;
+        int perThread = 250_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<long[]>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            results.add(pool.submit(() -> {
+                long[] ids = new long[perThread];
+                int i = 0;
+                while (i < perThread) {
+                    if (thread % 2 == 0 || perThread - i < 7) {
+                        ids[i++] = buffer.nextId();
+                    } else {
+                        long[] some = buffer.nextIds(7);
+                        System.arraycopy(some, 0, ids, i, 7);
+                        i += 7;
+                    }
+                }
+                return ids;
+            }));
+        }
+        long[] all = new long[threads * perThread];
+        int at = 0;
+        for (Future<long[]> result : results) {
+            long[] ids = result.get();
+            for (int i = 1; i < ids.length; i++) {
+                assertThat(ids[i]).as("a thread's IDs increase").isGreaterThan(ids[i - 1]);
+            }
+            System.arraycopy(ids, 0, all, at, ids.length);
+            at += ids.length;
+        }
+        pool.shutdown();
+        Arrays.sort(all);
+        for (int i = 1; i < all.length; i++) {
+            assertThat(all[i]).as("no ID twice").isNotEqualTo(all[i - 1]);
+        }
+        assertThat(all).hasSize(2_000_000);
+        assertThat(all[all.length - 1]).as("every ID was issued by the source").isLessThanOrEqualTo(source.issued());
+    }
+
+    @Test
+    void theNextBatchIsFetchedInTheBackgroundOnceTheThresholdIsTaken() {
+        CountingSource source = new CountingSource();
+        PrefetchBuffer buffer = buffer(source, false, 1000);
+        assertThat(buffer.nextId()).isEqualTo(1); // the first call waits for the first batch (100)
+        for (int i = 0; i < 9; i++) {
+            buffer.nextId();
+        }
+        assertThat(source.fetches.get()).isEqualTo(1);
+        buffer.nextId(); // index 10 of 100: the threshold (0.1)
+        await().atMost(Duration.ofSeconds(5)).until(() -> buffer.buffered() > 89);
+        assertThat(source.fetches.get()).isEqualTo(2);
+        assertThat(buffer.nextIds(89)).hasSize(89).endsWith(100);
+        assertThat(buffer.nextId()).isEqualTo(101);
+    }
+
+    @Test
+    void segmentIdsNotAboveThoseTakenInAreDropped() {
+        ScriptedSource source = new ScriptedSource(range(1, 100), range(1001, 1100), range(101, 200),
+                range(150, 250), range(2001, 2100));
+        PrefetchBuffer buffer = buffer(source, true, 1000);
+        long[] ids = buffer.nextIds(250);
+        for (int i = 1; i < ids.length; i++) {
+            assertThat(ids[i]).isGreaterThan(ids[i - 1]);
+        }
+        assertThat(ids[99]).isEqualTo(100);
+        assertThat(ids[100]).isEqualTo(1001);
+        assertThat(ids[200]).as("two stale batches dropped whole").isEqualTo(2001);
+    }
+
+    @Test
+    void aRefusalIsThrownOnceTheBufferedIdsAreServed() {
+        ScriptedSource source = new ScriptedSource(range(1, 100));
+        PrefetchBuffer buffer = buffer(source, false, 1000);
+        assertThat(buffer.nextIds(100)).endsWith(100);
+        assertThatThrownBy(buffer::nextId).isInstanceOf(LeafUnknownKeyException.class)
+                .hasMessageContaining("unknown-tag").hasCauseInstanceOf(LeafUnknownKeyException.class);
+    }
+
+    @Test
+    void aFirstCallWaitsThroughFailedFetchesWithinTheBound() {
+        CountingSource source = new CountingSource();
+        source.failuresLeft.set(3);
+        PrefetchBuffer buffer = buffer(source, false, 1000);
+        assertThat(buffer.nextId()).isEqualTo(1);
+        assertThat(source.fetches.get()).isEqualTo(4);
+    }
+
+    @Test
+    void closeWakesAWaitingCaller() throws Exception {
+        CountingSource source = new CountingSource();
+        source.failuresLeft.set(Integer.MAX_VALUE);
+        PrefetchBuffer buffer = buffer(source, false, 1000);
+        ConcurrentLinkedQueue<Throwable> thrown = new ConcurrentLinkedQueue<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                buffer.nextId();
+            } catch (RuntimeException e) {
+                thrown.add(e);
+            }
+        });
+        waiter.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> source.fetches.get() > 0);
+        buffer.close();
+        waiter.join(5_000);
+        assertThat(thrown).singleElement().isInstanceOf(LeafUnavailableException.class)
+                .extracting(Throwable::getMessage).asString().contains("closed");
+    }
+
+    private PrefetchBuffer buffer(BatchSource source, boolean increasing, int maxBatch) {
+        return new PrefetchBuffer("segment", "test", "/api/segment/get/test?", increasing, source, executor,
+                new BatchSizer(maxBatch, Duration.ofMillis(100).toNanos()), 0.1, Duration.ofSeconds(30),
+                System::nanoTime, ClientMeters.NONE);
+    }
+
+    private static long[] range(long first, long last) {
+        long[] ids = new long[(int) (last - first + 1)];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = first + i;
+        }
+        return ids;
+    }
+
+    /** Consecutive numbers from 1, as a segment server hands them out; optionally failing first. */
+    private static final class CountingSource implements BatchSource {
+        final AtomicLong next = new AtomicLong(1);
+        final AtomicInteger fetches = new AtomicInteger();
+        final AtomicInteger failuresLeft = new AtomicInteger();
+
+        @Override
+        public long[] fetch(String path, int count) throws ServersUnavailableException {
+            fetches.incrementAndGet();
+            if (failuresLeft.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
+                throw new ServersUnavailableException("down", System.nanoTime(), null);
+            }
+            long first = next.getAndAdd(count);
+            return range(first, first + count - 1);
+        }
+
+        long issued() {
+            return next.get() - 1;
+        }
+    }
+
+    /** The given batches in order, whatever the count asked; then unknown-tag. */
+    private static final class ScriptedSource implements BatchSource {
+        private final ConcurrentLinkedQueue<long[]> batches;
+
+        ScriptedSource(long[]... batches) {
+            this.batches = new ConcurrentLinkedQueue<>(List.of(batches));
+        }
+
+        @Override
+        public long[] fetch(String path, int count) {
+            long[] batch = batches.poll();
+            if (batch == null) {
+                throw LeafRequestException.of(404, "urn:leaf:problem:unknown-tag", "no such tag", null);
+            }
+            return batch;
+        }
+    }
+}
