@@ -103,7 +103,7 @@ class EmbeddedDefaultTest {
         assertThatThrownBy(() -> start(null, "--leaf.snowflake.local.workIdMap={not json"))
                 .hasStackTraceContaining("leaf.snowflake.local.workIdMap");
         assertThatThrownBy(() -> start(null, "--leaf.snowflake.local.worker-id=1024"))
-                .hasStackTraceContaining("leaf.snowflake.local.workerId");
+                .hasStackTraceContaining("leaf.snowflake.local.worker-id");
     }
 
     /** Starts the server as {@code java -jar} would, on a random port, with this test's data dir. */

@@ -46,6 +46,7 @@ public record MeituanLeafCacheFile(Path path) {
         try {
             values.load(new StringReader(content));
             int workerId = Integer.parseInt(values.getProperty("workerID", "").trim());
+            // Meituan Leaf's own file, of its 10 worker bits; the start checks the id against the layout.
             if (workerId >= 0 && workerId <= SnowflakeLayout.MAX_WORKER_ID) {
                 return OptionalInt.of(workerId);
             }

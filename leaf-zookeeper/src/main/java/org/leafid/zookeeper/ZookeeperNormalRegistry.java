@@ -49,6 +49,13 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
     private final MeituanLeafCacheFile leafCache;
     private final Duration connectTimeout;
     private final Executor nodeWriter;
+    private final int maxWorkerId;
+
+    /** With Leaf's 10 worker bits: at most 1,024 instances ever registered. */
+    public ZookeeperNormalRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance, ReservationFile cache,
+            MeituanLeafCacheFile leafCache, Duration connectTimeout, Executor nodeWriter) {
+        this(zk, paths, instance, cache, leafCache, connectTimeout, nodeWriter, SnowflakeLayout.MAX_WORKER_ID);
+    }
 
     /**
      * @param cache this server's cache file, written at every renewal
@@ -56,9 +63,11 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
      *     {@code cache} does not exist
      * @param nodeWriter runs the node updates of renewals (one at a time); {@code Runnable::run}
      *     writes in the renewing thread
+     * @param maxWorkerId the layout's largest worker id: a node whose sequence is above it is refused
+     *     (Meituan Leaf's own limit is 1023, its 10 bits)
      */
     public ZookeeperNormalRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance, ReservationFile cache,
-            MeituanLeafCacheFile leafCache, Duration connectTimeout, Executor nodeWriter) {
+            MeituanLeafCacheFile leafCache, Duration connectTimeout, Executor nodeWriter, int maxWorkerId) {
         this.zk = zk;
         this.paths = paths;
         this.instance = instance;
@@ -66,6 +75,7 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         this.leafCache = leafCache;
         this.connectTimeout = connectTimeout;
         this.nodeWriter = nodeWriter;
+        this.maxWorkerId = maxWorkerId;
     }
 
     @Override
@@ -77,6 +87,12 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         try {
             String node = findOrCreateNode();
             int workerId = sequenceOf(node);
+            if (workerId > maxWorkerId) {
+                // This instance's node, made under a layout with more worker bits than the present one.
+                throw new WorkerIdUnavailableException("The node " + node + " of " + instance + " gives worker id "
+                        + workerId + ", beyond " + maxWorkerId + ", the largest of the layout's worker bits "
+                        + "(leaf.snowflake.layout, .worker-bits). Keep the layout its IDs were issued with");
+            }
             // Meituan Leaf writes the last time it saw (its IDs may carry that time), this server
             // the time its IDs stay below; data alone cannot tell who wrote it, so IDs start after it.
             StartReservation start = StartReservation.of(cached, workerId,
@@ -152,11 +168,12 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         // it has no child, and a new one would hand out sequence numbers (worker ids) from 0 again.
         String created = zk.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
                 .forPath(paths.forever() + "/" + prefix, new WorkerNode(instance.ip(), instance.port(), 0).toBytes());
-        if (sequenceOf(created) > SnowflakeLayout.MAX_WORKER_ID) {
+        if (sequenceOf(created) > maxWorkerId) {
             zk.delete().forPath(created);
             throw new WorkerIdUnavailableException("ZooKeeper handed out sequence " + sequenceOf(created) + " under "
-                    + paths.forever() + ": more than " + (SnowflakeLayout.MAX_WORKER_ID + 1) + " instances were ever "
-                    + "registered, and worker ids have 10 bits. Use zk_recycle, or a new leaf.name");
+                    + paths.forever() + ": more than " + (maxWorkerId + 1L) + " instances were ever "
+                    + "registered, and worker ids are 0.." + maxWorkerId + " in this layout. Use zk_recycle, or a new "
+                    + "leaf.name");
         }
         log.info("Registered {} as {}", instance, created);
         return created;

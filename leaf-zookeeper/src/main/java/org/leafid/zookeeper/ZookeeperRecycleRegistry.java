@@ -20,7 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code zk_recycle}: worker ids 0–1023 live as nodes under {@code recycle/notuse} and
+ * {@code zk_recycle}: worker ids 0–1023 (fewer with a layout of fewer than 10 worker bits; never
+ * more, see {@link #POOL_LIMIT}) live as nodes under {@code recycle/notuse} and
  * {@code recycle/inuse}. Taking one moves its node in a single ZooKeeper transaction (delete
  * from notuse at the version read, create in inuse), so two instances never get the same id.
  * Each renewal rewrites the inuse node while it is still the one this instance created (the
@@ -36,13 +37,36 @@ public final class ZookeeperRecycleRegistry implements WorkerIdRegistry {
     private final ZkPaths paths;
     private final InstanceAddress instance;
     private final Duration connectTimeout;
+    /** The largest id taken: the layout's, at most {@code POOL_LIMIT - 1}. */
+    private final int maxPoolId;
 
+    /**
+     * The most ids a pool holds, whatever the layout's worker bits: the pool is created in one
+     * ZooKeeper transaction and listed on every start, which 2^20 nodes would not survive; ids are
+     * recycled, so 1,024 is 1,024 instances running at once. Leaf's 10 bits give exactly this.
+     */
+    static final int POOL_LIMIT = SnowflakeLayout.MAX_WORKER_ID + 1;
+
+    /** With Leaf's 10 worker bits: ids 0..1023. */
     public ZookeeperRecycleRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance,
             Duration connectTimeout) {
+        this(zk, paths, instance, connectTimeout, SnowflakeLayout.MAX_WORKER_ID);
+    }
+
+    /**
+     * @param maxWorkerId the layout's largest worker id: a pool created here has ids up to it (at
+     *     most 1023), and ids above it in an existing pool (made for a wider layout) are never taken
+     */
+    public ZookeeperRecycleRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance,
+            Duration connectTimeout, int maxWorkerId) {
+        if (maxWorkerId < 0) {
+            throw new IllegalArgumentException("maxWorkerId must not be negative: " + maxWorkerId);
+        }
         this.zk = zk;
         this.paths = paths;
         this.instance = instance;
         this.connectTimeout = connectTimeout;
+        this.maxPoolId = Math.min(maxWorkerId, POOL_LIMIT - 1);
     }
 
     @Override
@@ -74,8 +98,8 @@ public final class ZookeeperRecycleRegistry implements WorkerIdRegistry {
                         returned.timestamp());
                 return new Registration(id, returned.timestamp(), new Heartbeat(id, created));
             }
-            throw new WorkerIdUnavailableException("All " + (SnowflakeLayout.MAX_WORKER_ID + 1) + " worker ids under "
-                    + paths.recycle() + " are in use; stop an instance, or wait for the sweeper to return the ids of "
+            throw new WorkerIdUnavailableException("All " + (maxPoolId + 1) + " worker ids under "
+                    + paths.recycle() + " that the layout's worker bits carry are in use; stop an instance, or wait for the sweeper to return the ids of "
                     + "dead ones (leaf.snowflake.recycle.lease)");
         } catch (RuntimeException e) {
             throw e;
@@ -115,12 +139,12 @@ public final class ZookeeperRecycleRegistry implements WorkerIdRegistry {
         ops.add(zk.transactionOp().create().forPath(paths.notInUse()));
         ops.add(zk.transactionOp().create().forPath(paths.inUse()));
         byte[] fresh = new WorkerNode("", 0, 0).toBytes();
-        for (int id = 0; id <= SnowflakeLayout.MAX_WORKER_ID; id++) {
+        for (int id = 0; id <= maxPoolId; id++) {
             ops.add(zk.transactionOp().create().forPath(paths.notInUse(id), fresh));
         }
         try {
             zk.transaction().forOperations(ops);
-            log.info("Created the pool of {} worker ids under {}", SnowflakeLayout.MAX_WORKER_ID + 1, paths.recycle());
+            log.info("Created the pool of {} worker ids under {}", maxPoolId + 1, paths.recycle());
         } catch (KeeperException.NodeExistsException e) {
             // another instance created the pool at the same time
         }
@@ -129,7 +153,10 @@ public final class ZookeeperRecycleRegistry implements WorkerIdRegistry {
     private List<Integer> freeIds() throws Exception {
         List<Integer> ids = new ArrayList<>();
         for (String child : zk.getChildren().forPath(paths.notInUse())) {
-            ids.add(Integer.parseInt(child));
+            int id = Integer.parseInt(child);
+            if (id <= maxPoolId) { // a pool made for more worker bits than this layout has
+                ids.add(id);
+            }
         }
         ids.sort(Comparator.naturalOrder());
         return ids;

@@ -144,6 +144,28 @@ class ZookeeperNormalRegistryTest {
                 .isInstanceOf(WorkerIdUnavailableException.class).hasMessageContaining("more than 1024");
     }
 
+    /** A layout of 2 worker bits: sequences 0..3 only, whether the node is new or this instance's own. */
+    @Test
+    void aSequenceBeyondTheLayoutsWorkerBitsIsAClearStartError() throws Exception {
+        for (int i = 0; i < 4; i++) {
+            assertThat(narrow(instance("10.0.1." + i, 8080)).register().workerId()).isEqualTo(i);
+        }
+        assertThatThrownBy(() -> narrow(instance("10.0.1.9", 8080)).register())
+                .isInstanceOf(WorkerIdUnavailableException.class).hasMessageContaining("more than 4 instances")
+                .hasMessageContaining("0..3");
+        // An instance registered under Leaf's 10 bits (a sequence after those above), then started with 2 bits.
+        InstanceAddress registeredWide = instance("10.0.1.10", 8080);
+        int wideId = zk.registry(registeredWide, Runnable::run).register().workerId();
+        assertThat(wideId).isGreaterThan(3);
+        assertThatThrownBy(() -> narrow(registeredWide).register()).isInstanceOf(WorkerIdUnavailableException.class)
+                .hasMessageContaining("gives worker id " + wideId + ", beyond 3");
+    }
+
+    private ZookeeperNormalRegistry narrow(InstanceAddress instance) {
+        return new ZookeeperNormalRegistry(zk.client(), paths, instance, zk.cache(instance), zk.leafCache(instance),
+                Duration.ofMillis(500), Runnable::run, 3);
+    }
+
     private ReservingWorkerIdHolder started(InstanceAddress instance, Duration maxStartWait) {
         return zk.started(instance, maxStartWait);
     }

@@ -167,6 +167,31 @@ class ZookeeperRecycleRegistryTest {
                 .hasMessageContaining("All 1024 worker ids");
     }
 
+    /** A layout of 2 worker bits: a pool of ids 0..3; a pool made for 10 bits gives none above 3 either. */
+    @Test
+    void thePoolHoldsOnlyTheIdsOfTheLayoutsWorkerBits() throws Exception {
+        CuratorFramework client = client();
+        ZookeeperRecycleRegistry narrow = new ZookeeperRecycleRegistry(client, paths,
+                new InstanceAddress("10.1.6.1", 8080), Duration.ofSeconds(2), 3);
+        Set<Integer> taken = new HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            taken.add(narrow.register().workerId());
+        }
+        assertThat(taken).containsExactlyInAnyOrder(0, 1, 2, 3);
+        assertThat(client.getChildren().forPath(paths.notInUse())).isEmpty();
+        assertThatThrownBy(narrow::register).isInstanceOf(WorkerIdUnavailableException.class)
+                .hasMessageContaining("All 4 worker ids");
+
+        ZkPaths wide = new ZkPaths(paths.name() + "-wide");
+        new ZookeeperRecycleRegistry(client, wide, new InstanceAddress("10.1.6.2", 8080), Duration.ofSeconds(2))
+                .register(); // the 10-bit pool, id 0 taken
+        ZookeeperRecycleRegistry narrowOnWide = new ZookeeperRecycleRegistry(client, wide,
+                new InstanceAddress("10.1.6.3", 8080), Duration.ofSeconds(2), 3);
+        assertThat(List.of(narrowOnWide.register().workerId(), narrowOnWide.register().workerId(),
+                narrowOnWide.register().workerId())).containsExactly(1, 2, 3);
+        assertThatThrownBy(narrowOnWide::register).hasMessageContaining("All 4 worker ids");
+    }
+
     private ReservingWorkerIdHolder started(CuratorFramework client, InstanceAddress instance, InstantSource clock,
             Sleeper sleeper) {
         ZookeeperRecycleRegistry registry = new ZookeeperRecycleRegistry(client, paths, instance,

@@ -51,6 +51,13 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
     /** {@code elapsedUnits << sequenceBits | sequence} of the last ID issued. */
     private final AtomicLong last = new AtomicLong();
 
+    /**
+     * Borrowing only: the latest time unit the clock was read in. Borrowed IDs are ahead of the
+     * clock by design, so a clock stepping back does not show against {@link #last}; it shows
+     * against this. Written about once per unit, by the first thread to read the clock in it.
+     */
+    private final AtomicLong clockUnit = new AtomicLong();
+
     public SnowflakeGenerator(SnowflakeLayout layout, WorkerIdHolder holder, InstantSource clock,
             Sleeper sleeper, RandomGenerator random, Duration maxBackwardsWait) {
         this(layout, holder, clock, sleeper, random, maxBackwardsWait, false, false);
@@ -125,12 +132,14 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
      */
     private long claim(int wanted) {
         for (;;) {
-            // 1. Read the state before the clock: then a timestamp behind it really is the clock
-            //    going back, and a state that moves on after this read is caught by the CAS.
+            // 1. Read the state (and, borrowing, the latest clock unit) before the clock: then a
+            //    timestamp behind it really is the clock going back, and a state that moves on
+            //    after this read is caught by the CAS.
             long previous = last.get();
             if (previous == CLOSED) {
                 throw new WorkerIdUnavailableException("The snowflake generator is closed; the server is stopping");
             }
+            long seenUnit = borrowAhead ? clockUnit.get() : 0;
             long now = clock.millis();
             WorkerLease lease = holder.lease();
             if (lease.workerId() > layout.maxWorkerId()) {
@@ -139,6 +148,9 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
             }
             long lastElapsed = previous >>> sequenceBits;
             long elapsed = layout.elapsed(now);
+            if (borrowAhead) {
+                followClockWhileBorrowing(seenUnit, elapsed, now);
+            }
             long next;
             if (elapsed > lastElapsed) {
                 next = (elapsed << sequenceBits) | random.nextInt(startOffsetBound);
@@ -228,6 +240,27 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LeafInterruptedException("the next second", e);
+        }
+    }
+
+    /**
+     * The clock rule while borrowing. The state goes on from the last (borrowed) unit whatever the
+     * clock says, so a step back needs no wait to stay unique; within {@code maxBackwardsWait} of
+     * the start of the latest unit the clock showed it is only counted. Beyond it is refused as
+     * without borrowing: otherwise, in the holder modes, issuing would run into the reservation
+     * and then wait (every request thread) for as long as the clock was set back. Unbounded
+     * borrowing (a disposable worker id, which no later process can hold) depends on no clock
+     * and goes on, counting the event, as uid-generator's cached generator does.
+     */
+    private void followClockWhileBorrowing(long seenUnit, long elapsed, long now) {
+        if (elapsed > seenUnit) {
+            clockUnit.accumulateAndGet(elapsed, Math::max); // once per unit; a non-capturing reference allocates nothing
+        } else if (elapsed < seenUnit) {
+            clockBackwardsEvents.increment();
+            long unitStart = layout.millisOf(seenUnit);
+            if (unitStart - now > maxBackwardsWaitMillis && !unboundedBorrowing) {
+                throw new ClockMovedBackwardsException(unitStart, now);
+            }
         }
     }
 

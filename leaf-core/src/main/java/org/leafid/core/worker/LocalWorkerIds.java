@@ -6,23 +6,35 @@ import org.leafid.core.snowflake.SnowflakeLayout;
 /**
  * Leaf's local worker ids: {@code leaf.snowflake.local.workIdMap}, the JSON object
  * {@code {"ip:port": workerId}} (parsed by the starter), and {@code leaf.snowflake.local.worker-id}
- * for an instance the map does not name.
+ * for an instance the map does not name; every id at most {@code maxWorkerId}, the layout's
+ * largest ({@code 2^worker-bits - 1}).
  */
-public record LocalWorkerIds(Map<String, Integer> byInstance, int fallback) {
+public record LocalWorkerIds(Map<String, Integer> byInstance, int fallback, int maxWorkerId) {
 
     public LocalWorkerIds {
+        if (maxWorkerId < 0) {
+            throw new IllegalArgumentException("maxWorkerId must not be negative: " + maxWorkerId);
+        }
         byInstance = Map.copyOf(byInstance);
-        byInstance.forEach((instance, id) -> requireWorkerId("leaf.snowflake.local.workIdMap[" + instance + "]", id));
-        requireWorkerId("leaf.snowflake.local.worker-id", fallback);
+        int max = maxWorkerId;
+        byInstance.forEach((instance, id) -> requireWorkerId("leaf.snowflake.local.workIdMap[" + instance + "]", id,
+                max));
+        requireWorkerId("leaf.snowflake.local.worker-id", fallback, maxWorkerId);
+    }
+
+    /** With Leaf's 10 worker bits (0..1023). */
+    public LocalWorkerIds(Map<String, Integer> byInstance, int fallback) {
+        this(byInstance, fallback, SnowflakeLayout.MAX_WORKER_ID);
     }
 
     public int workerIdFor(InstanceAddress instance) {
         return byInstance.getOrDefault(instance.key(), fallback);
     }
 
-    private static void requireWorkerId(String key, int id) {
-        if (id < 0 || id > SnowflakeLayout.MAX_WORKER_ID) {
-            throw new IllegalArgumentException(key + " must be in 0.." + SnowflakeLayout.MAX_WORKER_ID + ": " + id);
+    private static void requireWorkerId(String key, int id, int maxWorkerId) {
+        if (id < 0 || id > maxWorkerId) {
+            throw new IllegalArgumentException(key + " must be in 0.." + maxWorkerId + ", the worker ids of the layout "
+                    + "(leaf.snowflake.layout, .worker-bits): " + id);
         }
     }
 }

@@ -6,16 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.leafid.core.ClockMovedBackwardsException;
 import org.leafid.core.Sleeper;
+import org.leafid.core.testing.FakeClock;
+import org.leafid.core.testing.FixedWorkerIdHolder;
 import org.leafid.core.snowflake.SnowflakeLayout.Unit;
 
 /**
@@ -194,5 +197,128 @@ class BorrowAheadTest {
         assertThatThrownBy(generator::nextId).hasMessageContaining("does not fit the 20 worker bits");
         SnowflakeLayout seconds = new SnowflakeLayout(30, 20, 13, Unit.SECONDS, 0);
         assertThat(seconds.maxWorkerId()).isEqualTo((1 << 20) - 1);
+    }
+
+    @Test
+    void leafsMillisecondLayoutBorrowsTheFollowingMillisecondsToo() {
+        SnowflakeLayout leaf = SnowflakeLayout.leafDefault();
+        SnowflakeGenerator generator = new SnowflakeGenerator(leaf, new FixedHolder(new WorkerLease(1023, 0,
+                RESERVED_UNTIL)), clock, clock, new Random(7), Duration.ofMillis(5), true, false);
+        long[] ids = generator.nextIds(3 * 4096);
+        long first = leaf.decode(ids[0]).timestampMillis();
+        assertThat(first).isEqualTo(NOW);
+        assertThat(leaf.decode(ids[ids.length - 1]).timestampMillis()).isBetween(NOW + 2, NOW + 3);
+        for (int i = 1; i < ids.length; i++) {
+            assertThat(ids[i]).isGreaterThan(ids[i - 1]);
+            assertThat(leaf.decode(ids[i]).workerId()).isEqualTo(1023);
+        }
+        assertThat(clock.waits).isZero();
+    }
+
+    /**
+     * A clock set back while IDs are borrowed: not visible against the last ID (ahead of the
+     * clock anyway), so it is measured against the latest second the clock showed. Refused beyond
+     * the tolerance, instead of borrowing up to the reservation and then waiting an hour there.
+     */
+    @Test
+    void aClockSetBackWhileBorrowingIsRefusedBeyondTheToleranceAndCountedWithin() {
+        FakeClock moving = new FakeClock(NOW);
+        SnowflakeGenerator generator = new SnowflakeGenerator(LAYOUT, new FixedWorkerIdHolder(new WorkerLease(4, 0,
+                RESERVED_UNTIL)), moving, moving, new Random(7), Duration.ofMillis(5), true, false);
+        long borrowed = generator.nextIds(2 * 4096)[2 * 4096 - 1];
+        long secondStart = LAYOUT.millisOf(LAYOUT.elapsed(NOW));
+
+        moving.set(secondStart - 5); // 5 ms before the start of the second the clock showed: tolerated
+        long afterSmallStep = generator.nextId();
+        assertThat(afterSmallStep).isGreaterThan(borrowed);
+        assertThat(generator.clockBackwardsEvents()).isEqualTo(1);
+
+        moving.set(NOW - 3_600_000); // an hour back
+        assertThatThrownBy(generator::nextId).isInstanceOfSatisfying(ClockMovedBackwardsException.class,
+                e -> assertThat(e.backwardsMillis()).isEqualTo(secondStart - (NOW - 3_600_000)));
+        assertThat(moving.tickCount() + moving.sleepCount()).as("refused at once, no wait").isZero();
+        assertThat(generator.clockBackwardsEvents()).isEqualTo(2);
+
+        moving.set(NOW + 1); // back in the second: issuing goes on after the last ID
+        assertThat(generator.nextId()).isEqualTo(afterSmallStep + 1);
+    }
+
+    @Test
+    void unboundedBorrowingGoesOnThroughAClockSetBackAndCountsIt() {
+        FakeClock moving = new FakeClock(NOW);
+        SnowflakeGenerator generator = new SnowflakeGenerator(LAYOUT, FixedWorkerIdHolder.forever(6), moving, moving,
+                new Random(7), Duration.ofMillis(5), true, true);
+        long before = generator.nextIds(5000)[4999];
+        moving.set(NOW - 3_600_000);
+        assertThat(generator.nextId()).isEqualTo(before + 1);
+        assertThat(generator.clockBackwardsEvents()).isEqualTo(1);
+    }
+
+    /**
+     * The holder modes under load: eight threads borrowing with a reservation that follows the
+     * clock (6 s ahead, as the holders renew it) and a clock that moves only when the generator
+     * waits. No duplicate, and no ID in a second that ends after the reservation.
+     */
+    @Test
+    void eightThreadsBorrowingWithinAReservationThatFollowsTheClockIssueNoDuplicate() throws Exception {
+        FakeClock moving = new FakeClock(NOW);
+        WorkerIdHolder holder = new WorkerIdHolder() {
+            @Override
+            public void start() {
+            }
+
+            @Override
+            public WorkerLease lease() {
+                return new WorkerLease(12, 0, moving.millis() + 6_000);
+            }
+
+            @Override
+            public void release(long lastIssuedMillis) {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SnowflakeGenerator generator = new SnowflakeGenerator(LAYOUT, holder, moving, moving, new Random(7),
+                Duration.ofMillis(5), true, false);
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<long[]>> results = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int thread = t;
+                results.add(threads.submit(() -> {
+                    long[] ids = new long[40_000];
+                    for (int i = 0; i < ids.length; i += 8) {
+                        if (thread % 2 == 0) {
+                            System.arraycopy(generator.nextIds(8), 0, ids, i, 8);
+                        } else {
+                            for (int j = 0; j < 8; j++) {
+                                ids[i + j] = generator.nextId();
+                            }
+                        }
+                    }
+                    return ids;
+                }));
+            }
+            long[] all = new long[8 * 40_000];
+            int filled = 0;
+            for (Future<long[]> result : results) {
+                long[] ids = result.get(60, TimeUnit.SECONDS);
+                for (int i = 1; i < ids.length; i++) {
+                    assertThat(ids[i]).isGreaterThan(ids[i - 1]);
+                }
+                System.arraycopy(ids, 0, all, filled, ids.length);
+                filled += ids.length;
+            }
+            assertThat(Arrays.stream(all).distinct().count()).isEqualTo(8 * 40_000);
+            long latestSecond = Arrays.stream(all).map(id -> LAYOUT.elapsed(LAYOUT.decode(id).timestampMillis()))
+                    .max().orElseThrow();
+            assertThat(LAYOUT.millisOf(latestSecond + 1)).as("never past the reservation")
+                    .isLessThanOrEqualTo(moving.millis() + 6_000);
+            assertThat(latestSecond).as("borrowed ahead of the clock").isGreaterThan(LAYOUT.elapsed(NOW));
+        } finally {
+            threads.shutdownNow();
+        }
     }
 }

@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@code mysql} mode: each instance ({@code ip:port}) owns one row of
  * {@code leaf_workerid_alloc} for good, and its worker id is the row's {@code id - 1}, so the
- * AUTO_INCREMENT ids 1..1024 give worker ids 0..1023; a row with a larger id stops the start
- * with what the operator can do about it. The row's {@code max_timestamp} is the time
+ * AUTO_INCREMENT ids 1..1024 give worker ids 0..1023 with Leaf's 10 worker bits (1..2^worker-bits
+ * with another layout); a row with a larger id stops the start with what the operator can do
+ * about it. The row's {@code max_timestamp} is the time
  * reservation; it is also kept in the local cache {@code workerID.properties}.
  *
  * <p>As in {@code zk_normal}, the database is needed only to learn the id: recording a
@@ -38,15 +39,14 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
 
     private static final Logger log = LoggerFactory.getLogger(JdbcWorkerIdRegistry.class);
 
-    /** Row ids 1..1024 give worker ids 0..1023. */
-    static final long MAX_ROW_ID = SnowflakeLayout.MAX_WORKER_ID + 1L;
-
     private static final String TABLE_SCRIPT = "sql/leaf_workerid_alloc.sql";
 
     private final SqlSessionFactory sessions;
     private final InstanceAddress instance;
     private final ReservationFile cache;
     private final Executor rowWriter;
+    /** Row ids 1..maxRowId give worker ids 0..maxRowId - 1, the layout's. */
+    private final long maxRowId;
 
     /**
      * @param rowWriter runs the row updates of renewals, so that a stalled database cannot hold up
@@ -55,10 +55,20 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
      */
     public JdbcWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
             Executor rowWriter) {
+        this(sessions, instance, cache, rowWriter, SnowflakeLayout.MAX_WORKER_ID);
+    }
+
+    /** @param maxWorkerId the layout's largest worker id ({@code 2^worker-bits - 1}): row ids up to it + 1 */
+    public JdbcWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
+            Executor rowWriter, int maxWorkerId) {
+        if (maxWorkerId < 0) {
+            throw new IllegalArgumentException("maxWorkerId must not be negative: " + maxWorkerId);
+        }
         this.sessions = sessions;
         this.instance = instance;
         this.cache = cache;
         this.rowWriter = rowWriter;
+        this.maxRowId = maxWorkerId + 1L;
     }
 
     @Override
@@ -112,10 +122,10 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
             throw new WorkerIdUnavailableException("The row of " + instance + " in leaf_workerid_alloc has id " + row.id()
                     + ", but worker ids are id - 1, so ids start at 1; delete that row and start again");
         }
-        if (row.id() > MAX_ROW_ID) {
-            throw new WorkerIdUnavailableException("leaf_workerid_alloc has more than " + MAX_ROW_ID + " rows: the row of "
+        if (row.id() > maxRowId) {
+            throw new WorkerIdUnavailableException("leaf_workerid_alloc has more than " + maxRowId + " rows: the row of "
                     + instance + " has id " + row.id() + ", but worker ids are id - 1 and must be in 0.."
-                    + SnowflakeLayout.MAX_WORKER_ID + ". Rows of retired instances are never removed automatically: "
+                    + (maxRowId - 1) + " (the worker bits of leaf.snowflake.layout). Rows of retired instances are never removed automatically: "
                     + "give this instance the row of a retired one, which keeps its max_timestamp: "
                     + "DELETE FROM leaf_workerid_alloc WHERE ip_port = '" + instance.key() + "'; "
                     + "UPDATE leaf_workerid_alloc SET ip_port = '" + instance.key() + "', ip = '" + instance.ip()

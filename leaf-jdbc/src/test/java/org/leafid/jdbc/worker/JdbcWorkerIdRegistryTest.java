@@ -161,6 +161,22 @@ class JdbcWorkerIdRegistryTest {
         }
     }
 
+    /** A layout of 8 worker bits: row ids 1..256 only. */
+    @Test
+    void aRowBeyondTheLayoutsWorkerBitsIsAClearStartUpError() {
+        database.update("INSERT INTO leaf_workerid_alloc(id, ip_port, ip, port) VALUES (257, ?, ?, 8080)",
+                ip + ":8080", ip);
+        try {
+            assertThatThrownBy(() -> new JdbcWorkerIdRegistry(LeafSqlSessions.create(pool()), new InstanceAddress(ip,
+                    8080), cache(8080), Runnable::run, 255).register()).isInstanceOf(WorkerIdUnavailableException.class)
+                    .hasMessageContaining("more than 256 rows").hasMessageContaining("0..255");
+            assertThat(registry(8080).register().workerId()).as("Leaf's 10 bits carry it").isEqualTo(256);
+        } finally {
+            database.update("DELETE FROM leaf_workerid_alloc WHERE id = 257");
+            database.update("ALTER TABLE leaf_workerid_alloc AUTO_INCREMENT = 1");
+        }
+    }
+
     @Test
     void deletedRowIsPutBackWithItsIdAtTheNextRenewal() {
         ReservingWorkerIdHolder holder = start(registry(8080), Duration.ofSeconds(5));

@@ -29,13 +29,12 @@ public class DisposableWorkerIdAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     WorkerIdRegistry workerIdRegistry(LeafDataSource leafDataSource, SqlSessionFactory leafSqlSessions,
-            InstanceAddress instance, SnowflakeProperties properties) {
+            InstanceAddress instance, SnowflakeProperties properties, SnowflakeLayout layout) {
         if (leafDataSource.embedded()) {
             throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=disposable: "
                     + "worker ids are rows of WORKER_NODE in that database.", "Set leaf.jdbc.url (and create the "
                     + "table with sql/worker_node.sql, uid-generator's script), or choose another leaf.snowflake.mode.");
         }
-        SnowflakeLayout layout = properties.snowflakeLayout();
         if (layout.workerBits() <= FEW_WORKER_BITS && !properties.disposable().allowFewWorkerBits()) {
             throw new LeafConfigurationException("leaf.snowflake.mode", "is disposable with a layout of "
                     + layout.workerBits() + " worker bits: every start takes a new worker id for good, and "

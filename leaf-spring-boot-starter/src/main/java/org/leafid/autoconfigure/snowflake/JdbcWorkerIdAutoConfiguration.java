@@ -7,6 +7,7 @@ import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.core.DaemonThreads;
+import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerCacheFiles;
@@ -34,12 +35,14 @@ public class JdbcWorkerIdAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     WorkerIdRegistry workerIdRegistry(LeafDataSource leafDataSource, SqlSessionFactory leafSqlSessions,
-            InstanceAddress instance, WorkerCacheFiles files, ExecutorService workerIdRowWriter) {
+            InstanceAddress instance, WorkerCacheFiles files, ExecutorService workerIdRowWriter,
+            SnowflakeLayout snowflakeLayout) {
         if (leafDataSource.embedded()) {
             throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=mysql: "
                     + "worker ids are rows of leaf_workerid_alloc in that database.", "Set leaf.jdbc.url (and "
                     + "create the table with sql/leaf_workerid_alloc.sql), or choose another leaf.snowflake.mode.");
         }
-        return new JdbcWorkerIdRegistry(leafSqlSessions, instance, files.registry(), workerIdRowWriter);
+        return new JdbcWorkerIdRegistry(leafSqlSessions, instance, files.registry(), workerIdRowWriter,
+                snowflakeLayout.maxWorkerId());
     }
 }

@@ -3,6 +3,7 @@ package org.leafid.autoconfigure.snowflake;
 import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.LocalWorkerIdRegistry;
+import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.LocalWorkerIds;
 import org.leafid.core.worker.WorkerCacheFiles;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -18,8 +19,9 @@ public class LocalWorkerIdAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     WorkerIdRegistry workerIdRegistry(SnowflakeProperties properties, InstanceAddress instance,
-            WorkerCacheFiles files) {
-        LocalWorkerIds ids = WorkIdMap.parse(properties.local().workIdMap(), properties.local().workerId());
+            WorkerCacheFiles files, SnowflakeLayout snowflakeLayout) {
+        LocalWorkerIds ids = WorkIdMap.parse(properties.local().workIdMap(), properties.local().workerId(),
+                snowflakeLayout.maxWorkerId());
         return new LocalWorkerIdRegistry(ids, instance, files.local());
     }
 }

@@ -12,6 +12,7 @@ import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
 import org.leafid.core.Sleeper;
+import org.leafid.core.WorkerIdUnavailableException;
 import org.leafid.core.snowflake.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
@@ -76,8 +77,8 @@ public class SnowflakeAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    SnowflakeLayout snowflakeLayout(SnowflakeProperties properties, InstantSource leafClock) {
-        SnowflakeLayout layout = properties.snowflakeLayout();
+    SnowflakeLayout snowflakeLayout(SnowflakeProperties properties, InstantSource leafClock, Environment environment) {
+        SnowflakeLayout layout = LayoutKeys.layout(properties, environment);
         Instant now = leafClock.instant();
         String keys = "leaf.snowflake.layout (or .time-bits, .worker-bits, .sequence-bits), leaf.snowflake.time-unit "
                 + "and leaf.snowflake.epoch/twepoch";
@@ -117,6 +118,16 @@ public class SnowflakeAutoConfiguration {
     @ConditionalOnMissingBean
     SnowflakeGenerator snowflakeGenerator(SnowflakeLayout snowflakeLayout, WorkerIdHolder workerIdHolder,
             InstantSource leafClock, Sleeper leafSleeper, SnowflakeProperties properties) {
+        // Every mode's registry checks its ids against the layout; this also covers an application's
+        // own registry and ids read from a cache file written under another layout.
+        int workerId = workerIdHolder.lease().workerId();
+        if (workerId > snowflakeLayout.maxWorkerId()) {
+            throw new WorkerIdUnavailableException("Worker id " + workerId + " (leaf.snowflake.mode="
+                    + properties.mode().key() + ") does not fit the " + snowflakeLayout.workerBits()
+                    + " worker bits of layout " + snowflakeLayout.describe() + " (ids 0.." + snowflakeLayout.maxWorkerId()
+                    + "): give this instance a smaller worker id, or choose a layout with more worker bits "
+                    + "(leaf.snowflake.layout, .worker-bits)");
+        }
         // A disposable worker id is never held by a later process: borrowing need not stop at the reservation.
         boolean unbounded = properties.borrowAhead() && properties.mode() == WorkerIdMode.DISPOSABLE;
         return new SnowflakeGenerator(snowflakeLayout, workerIdHolder, leafClock, leafSleeper,

@@ -91,6 +91,14 @@ public record SnowflakeProperties(
      * @throws LeafConfigurationException naming the key when a value is not usable
      */
     public SnowflakeLayout snowflakeLayout() {
+        return snowflakeLayout(layout);
+    }
+
+    /**
+     * The layout with {@code layout} in place of the bound {@code leaf.snowflake.layout.*}: see
+     * {@link LayoutKeys}, which needs it.
+     */
+    SnowflakeLayout snowflakeLayout(Layout layout) {
         SnowflakeLayout preset = layout.presetLayout();
         Integer[] widths = {layout.timeBits(), layout.workerBits(), layout.sequenceBits()};
         long set = Arrays.stream(widths).filter(Objects::nonNull).count();
@@ -182,9 +190,10 @@ public record SnowflakeProperties(
 
     /**
      * @param workIdMap JSON object {@code {"ip:port": workerId}}, as in Leaf
-     * @param workerId used when the map has no entry for this instance
+     * @param workerId used when the map has no entry for this instance; at most the layout's
+     *     largest worker id (1023 with Leaf's 10 bits), checked with the layout
      */
     public record Local(
             @DefaultValue("{}") String workIdMap,
-            @DefaultValue("0") @Min(0) @Max(1023) int workerId) {}
+            @DefaultValue("0") @Min(0) int workerId) {}
 }

@@ -17,7 +17,7 @@ final class WorkIdMap {
      *
      * @throws IllegalArgumentException naming the key when it is not a JSON object of ids
      */
-    static LocalWorkerIds parse(String workIdMap, int fallback) {
+    static LocalWorkerIds parse(String workIdMap, int fallback, int maxWorkerId) {
         Map<String, Integer> ids = new LinkedHashMap<>();
         if (workIdMap != null && !workIdMap.isBlank()) {
             JsonNode root;
@@ -39,7 +39,7 @@ final class WorkIdMap {
                 ids.put(entry.getKey(), entry.getValue().asInt());
             }
         }
-        return new LocalWorkerIds(ids, fallback);
+        return new LocalWorkerIds(ids, fallback, maxWorkerId);
     }
 
 }

@@ -7,6 +7,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.core.DaemonThreads;
+import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerCacheFiles;
@@ -62,10 +63,10 @@ public class ZookeeperWorkerIdAutoConfiguration {
         @ConditionalOnMissingBean
         WorkerIdRegistry workerIdRegistry(CuratorFramework leafZookeeper, ZkPaths zkPaths,
                 SnowflakeProperties properties, InstanceAddress instance, WorkerCacheFiles files,
-                ExecutorService workerIdNodeWriter) {
+                ExecutorService workerIdNodeWriter, SnowflakeLayout snowflakeLayout) {
             return new ZookeeperNormalRegistry(leafZookeeper, zkPaths, instance, files.registry(),
                     MeituanLeafCacheFile.of(properties.zk().leafCacheDir(), zkPaths.name(), instance.port()),
-                    properties.zk().connectTimeout(), workerIdNodeWriter);
+                    properties.zk().connectTimeout(), workerIdNodeWriter, snowflakeLayout.maxWorkerId());
         }
     }
 
@@ -76,8 +77,9 @@ public class ZookeeperWorkerIdAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         WorkerIdRegistry workerIdRegistry(CuratorFramework leafZookeeper, ZkPaths zkPaths,
-                SnowflakeProperties properties, InstanceAddress instance) {
-            return new ZookeeperRecycleRegistry(leafZookeeper, zkPaths, instance, properties.zk().connectTimeout());
+                SnowflakeProperties properties, InstanceAddress instance, SnowflakeLayout snowflakeLayout) {
+            return new ZookeeperRecycleRegistry(leafZookeeper, zkPaths, instance, properties.zk().connectTimeout(),
+                    snowflakeLayout.maxWorkerId());
         }
 
         @Bean(initMethod = "start", destroyMethod = "close")

@@ -71,6 +71,37 @@ class SnowflakeLayoutsAppTest {
         }
     }
 
+    /** {@code leaf.snowflake.layout} is a value and a prefix: the preset alone, in {@code .preset}, or with widths. */
+    @Test
+    void thePresetKeyBindsAloneAsPresetOrUnderTheWidths() {
+        try (ConfigurableApplicationContext application = start("leaf.snowflake.layout.preset=uid-generator")) {
+            assertThat(application.getBean(SnowflakeLayout.class)).isEqualTo(SnowflakeLayout.uidGenerator());
+        }
+        try (ConfigurableApplicationContext application = start("leaf.snowflake.layout=uid-generator",
+                "leaf.snowflake.layout.time-bits=30", "leaf.snowflake.layout.worker-bits=21",
+                "leaf.snowflake.layout.sequence-bits=12")) {
+            assertThat(application.getBean(SnowflakeLayout.class)).isEqualTo(new SnowflakeLayout(30, 21, 12,
+                    SnowflakeLayout.Unit.SECONDS, SnowflakeLayout.UID_GENERATOR_EPOCH));
+        }
+    }
+
+    /** The worker ids a mode accepts are the layout's: 20 bits in the uid-generator preset. */
+    @Test
+    void theUidGeneratorPresetTakesWorkerIdsUpToTwoToTheTwentyMinusOne() {
+        int largest = (1 << 20) - 1;
+        try (ConfigurableApplicationContext application = start("leaf.snowflake.layout=uid-generator",
+                "leaf.snowflake.local.worker-id=" + largest)) {
+            SnowflakeGenerator generator = application.getBean(SnowflakeGenerator.class);
+            assertThat(generator.layout().decode(generator.nextId()).workerId()).isEqualTo(largest);
+        }
+        assertThatThrownBy(() -> start("leaf.snowflake.layout=uid-generator",
+                "leaf.snowflake.local.worker-id=" + (largest + 1)))
+                .hasStackTraceContaining("leaf.snowflake.local.worker-id must be in 0.." + largest);
+        assertThatThrownBy(() -> start("leaf.snowflake.layout.time-bits=43", "leaf.snowflake.layout.worker-bits=8",
+                "leaf.snowflake.layout.sequence-bits=12", "leaf.snowflake.local.workIdMap={\"10.0.0.1:19570\": 256}"))
+                .hasStackTraceContaining("leaf.snowflake.local.workIdMap[10.0.0.1:19570] must be in 0..255");
+    }
+
     @Test
     void aLayoutThatEndedOrEndsWithinAYearIsRefusedNamingTheKeys() {
         // uid-generator's own default: 28 bits of seconds from 2016-05-20, ended on 2024-11-20.
