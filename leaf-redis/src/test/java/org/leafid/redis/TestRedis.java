@@ -17,6 +17,11 @@ final class TestRedis implements AutoCloseable {
 
     static final int LOCAL_PORT = 6379;
     static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+    /**
+     * Opening a connection to a freshly started redis-server took over 500 ms on a CI machine under
+     * heavy load; while Redis is down commands are rejected at once, so this bounds no ID.
+     */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     private final LettuceConnectionFactory factory;
     private final StringRedisTemplate template;
@@ -26,7 +31,7 @@ final class TestRedis implements AutoCloseable {
                 .commandTimeout(COMMAND_TIMEOUT)
                 .clientOptions(ClientOptions.builder()
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                        .socketOptions(SocketOptions.builder().connectTimeout(COMMAND_TIMEOUT).build())
+                        .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build())
                         .build())
                 .build();
         factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port), client);
