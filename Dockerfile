@@ -8,6 +8,7 @@ WORKDIR /src
 COPY .mvn/ .mvn/
 COPY mvnw pom.xml ./
 COPY leaf-core/pom.xml leaf-core/
+COPY leaf-client/pom.xml leaf-client/
 COPY leaf-jdbc/pom.xml leaf-jdbc/
 COPY leaf-zookeeper/pom.xml leaf-zookeeper/
 COPY leaf-redis/pom.xml leaf-redis/
@@ -17,6 +18,7 @@ COPY leaf-bench/pom.xml leaf-bench/
 RUN ./mvnw -B -q -pl leaf-server -am dependency:go-offline -Dmaven.test.skip=true \
         -DexcludeGroupIds=org.leafid || true
 COPY leaf-core/src leaf-core/src
+COPY leaf-client/src leaf-client/src
 COPY leaf-jdbc/src leaf-jdbc/src
 COPY leaf-zookeeper/src leaf-zookeeper/src
 COPY leaf-redis/src leaf-redis/src
