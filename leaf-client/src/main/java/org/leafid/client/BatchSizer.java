@@ -14,6 +14,8 @@ final class BatchSizer {
     private int largest;
     private final long targetNanos;
     private int size;
+    /** Whether the size is the largest: the rate may outrun one fetch at a time. Read without the lock. */
+    private volatile boolean atLargest;
     private long lastFetchNanos;
     private boolean fetchedBefore;
 
@@ -32,7 +34,12 @@ final class BatchSizer {
         boolean lowered = lower < largest && refused > 1;
         largest = lowered ? lower : largest;
         size = Math.min(size, largest);
+        atLargest = size == largest;
         return lowered;
+    }
+
+    boolean atLargest() {
+        return atLargest;
     }
 
     synchronized int largest() {
@@ -51,6 +58,7 @@ final class BatchSizer {
         }
         fetchedBefore = true;
         lastFetchNanos = nowNanos;
+        atLargest = size == largest;
         return size;
     }
 }

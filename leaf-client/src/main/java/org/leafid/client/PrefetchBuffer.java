@@ -1,12 +1,13 @@
 package org.leafid.client;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -15,23 +16,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The double buffer of one source (a tag, snowflake, an app's shard): the batch being served and
- * the batches fetched after it, in fetch order.
+ * the batches fetched after it.
  *
  * <p>Fast path, no lock and no call: (1) read {@code current}; (2) claim indexes with one atomic add
  * on its cursor; (3) an index inside the batch is an ID nobody else gets; the taker of
  * {@code prefetchAt} starts the fetch of the next batch. Slow path, under the lock, only when the
- * claim fell past the end: promote the oldest fetched batch, or start a fetch and wait for one up
- * to the bound. At most one fetch runs at a time ({@code fetching}), so batches arrive, and are
- * served, in the order they were fetched; for segment tags a batch's IDs not above the largest one
- * already taken in (another server still on an older block, after a failover) are dropped, so the
- * client's IDs of a tag only increase.
+ * claim fell past the end: make the next fetched batch current, or start a fetch and wait for one
+ * up to the bound.
+ *
+ * <p>One batch is fetched ahead; two when the batches are at the largest size and the rate may
+ * outrun one round trip at a time ({@code ahead} counts batches fetching or fetched, not yet
+ * current). For segment tags the fetched batches wait sorted by their first ID, and a batch
+ * becoming current starts after the largest ID of those before it: IDs not above it (another
+ * server still on an older block after a failover, or a later answer overtaken by an earlier one)
+ * are never served, so the client's IDs of a tag only increase.
  */
 final class PrefetchBuffer implements IdSource {
 
     private static final Logger log = LoggerFactory.getLogger(PrefetchBuffer.class);
     /** The shortest pause before a fetch is tried again after every server failed. */
     private static final long SHORTEST_RETRY_NANOS = Duration.ofMillis(20).toNanos();
-    /** Batches in a row wholly at or below IDs taken before, after which the tag is reported broken. */
+    /** Batches in a row wholly at or below IDs served before, after which the caller is told. */
     private static final int MOST_STALE_BATCHES = 32;
 
     private final String name;
@@ -45,15 +50,15 @@ final class PrefetchBuffer implements IdSource {
     private final LongSupplier nanos;
     private final ClientMeters meters;
 
-    private volatile Batch current = new Batch(new long[0], -1);
-    private final AtomicBoolean fetching = new AtomicBoolean();
+    private volatile Batch current = Batch.empty();
+    private final AtomicInteger ahead = new AtomicInteger();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    /** Fetched batches not yet current, oldest first; guarded by lock, as are the fields below. */
-    private final ArrayDeque<Batch> ready = new ArrayDeque<>();
+    /** Fetched batches not yet current, in the order they are to be served; guarded by lock, as below. */
+    private final List<Batch> ready = new ArrayList<>();
     private LeafRequestException refusal;
-    private ServersUnavailableException lastFailure;
-    private long largestId = Long.MIN_VALUE;
+    private Exception lastFailure;
+    private long largestServed = Long.MIN_VALUE;
     private int staleBatches;
     private boolean closed;
 
@@ -145,7 +150,7 @@ final class PrefetchBuffer implements IdSource {
         lock.lock();
         try {
             closed = true;
-            current = new Batch(new long[0], -1);
+            current = Batch.empty();
             ready.clear();
             changed.signalAll();
         } finally {
@@ -153,7 +158,7 @@ final class PrefetchBuffer implements IdSource {
         }
     }
 
-    /** A batch with IDs left: the current one if another thread moved on, the oldest fetched, or one waited for. */
+    /** A batch with IDs left: the current one if another thread moved on, the next fetched, or one waited for. */
     private Batch advance(long deadline) {
         lock.lock();
         try {
@@ -164,10 +169,18 @@ final class PrefetchBuffer implements IdSource {
                 if (current.remaining() > 0) {
                     return current;
                 }
-                Batch next = ready.poll();
-                if (next != null) {
-                    current = next;
-                    return next;
+                if (!ready.isEmpty()) {
+                    Batch fetched = ready.remove(0);
+                    ahead.decrementAndGet();
+                    if (sizer.atLargest()) {
+                        startFetch(); // keep two ahead: the rate may outrun one round trip at a time
+                    }
+                    Batch next = usable(fetched);
+                    if (next != null) {
+                        current = next;
+                        return next;
+                    }
+                    continue;
                 }
                 if (refusal != null) {
                     LeafRequestException refused = refusal;
@@ -189,6 +202,36 @@ final class PrefetchBuffer implements IdSource {
         }
     }
 
+    /**
+     * The batch as it may be served (guarded by lock): for a segment tag, from its first ID above
+     * every ID served before; null when it has none.
+     */
+    private Batch usable(Batch batch) {
+        if (!increasing) {
+            return batch;
+        }
+        long[] ids = batch.ids;
+        if (ids[ids.length - 1] <= largestServed) {
+            if (++staleBatches >= MOST_STALE_BATCHES) {
+                staleBatches = 0;
+                throw new LeafUnavailableException("The servers keep answering IDs of " + name + " at or below "
+                        + largestServed + ", which this client has handed out already: was the leaf_alloc row set "
+                        + "back? The client issues none of them; restart it once the row is above " + largestServed,
+                        Duration.ZERO, null);
+            }
+            return null;
+        }
+        staleBatches = 0;
+        int start = 0;
+        if (ids[0] <= largestServed) {
+            start = Arrays.binarySearch(ids, largestServed + 1);
+            start = start >= 0 ? start : -start - 1;
+            log.debug("Skipped {} IDs of {} not above {} (a server on an older block)", start, name, largestServed);
+        }
+        largestServed = ids[ids.length - 1];
+        return start == 0 ? batch : new Batch(ids, start, prefetchThreshold);
+    }
+
     private LeafUnavailableException unavailable() {
         Duration waited = Duration.ofNanos(maxWaitNanos);
         String cause = lastFailure == null ? "no server answered yet" : lastFailure.getMessage();
@@ -201,9 +244,18 @@ final class PrefetchBuffer implements IdSource {
         return Duration.ofNanos(Math.max(0, maxWaitNanos - (deadline - nanos.getAsLong())));
     }
 
+    /** Starts a fetch unless enough batches are fetching or fetched already. Lock-free. */
     private void startFetch() {
-        if (fetching.compareAndSet(false, true)) {
-            schedule(0);
+        int most = sizer.atLargest() ? 2 : 1;
+        while (true) {
+            int now = ahead.get();
+            if (now >= most) {
+                return;
+            }
+            if (ahead.compareAndSet(now, now + 1)) {
+                schedule(0);
+                return;
+            }
         }
     }
 
@@ -211,17 +263,18 @@ final class PrefetchBuffer implements IdSource {
         try {
             executor.schedule(this::fetch, delayNanos, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
-            fetching.set(false); // the client is closing
+            ahead.decrementAndGet(); // the client is closing
         }
     }
 
-    /** Runs on the fetch executor, one at a time per buffer ({@code fetching} is set). */
+    /** Runs on the fetch executor; holds one of the {@code ahead} places until its batch is current. */
     private void fetch() {
         int size = sizer.next(nanos.getAsLong());
         try {
             long[] ids = source.fetch(path, size);
             meters.fetched(ids.length);
-            deliver(ids);
+            deliver(increasing ? ascending(ids) : ids);
+            startFetch(); // a second one ahead, when the size allows it
         } catch (LeafInvalidInputException e) {
             if (Problem.shortType(e.type()).equals("invalid-count") && sizer.refusedAsTooLarge(size)) {
                 log.warn("A Leaf server refused a batch of {} IDs of {} ({}); asking for {} at most from now on: "
@@ -231,10 +284,10 @@ final class PrefetchBuffer implements IdSource {
                 return;
             }
             meters.refused();
-            settle(e, null);
+            settle(e, e);
         } catch (LeafRequestException e) {
             meters.refused();
-            settle(e, null);
+            settle(e, e);
         } catch (ServersUnavailableException e) {
             lock.lock();
             try {
@@ -242,7 +295,7 @@ final class PrefetchBuffer implements IdSource {
             } finally {
                 lock.unlock();
             }
-            // Still fetching: ask again when the first server may be asked, whether or not someone waits.
+            // Keeps its place: asks again when the first server may be asked, whether or not someone waits.
             schedule(Math.max(SHORTEST_RETRY_NANOS, e.retryAtNanos() - nanos.getAsLong()));
         } catch (RuntimeException e) {
             log.error("Fetching IDs of {} failed unexpectedly; the next call that finds the buffer spent tries again",
@@ -254,60 +307,54 @@ final class PrefetchBuffer implements IdSource {
     private void deliver(long[] ids) {
         lock.lock();
         try {
-            long[] kept = increasing ? above(ids) : ids;
-            if (kept.length == 0 && ++staleBatches < MOST_STALE_BATCHES) {
-                // A server still on a block below what was taken in: ask again, keeping `fetching` set.
-                schedule(0);
-                return;
-            }
-            if (kept.length == 0) {
-                staleBatches = 0;
-                throw new IllegalStateException("The servers keep answering IDs of " + name + " at or below "
-                        + largestId + ", which this client has handed out already: was the leaf_alloc row set back? "
-                        + "The client issues none of them; restart it once the row is above " + largestId);
-            }
-            staleBatches = 0;
             if (closed) {
                 return;
             }
-            ready.add(new Batch(kept, Math.min(kept.length - 1, (int) (kept.length * prefetchThreshold))));
+            Batch batch = new Batch(ids, 0, prefetchThreshold);
+            int at = ready.size();
+            if (increasing) { // sorted by first ID: an answer overtaken by a later one is not lost
+                while (at > 0 && ready.get(at - 1).ids[0] > ids[0]) {
+                    at--;
+                }
+            }
+            ready.add(at, batch);
             lastFailure = null;
-            fetching.set(false);
             changed.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
-    private void settle(LeafRequestException refused, RuntimeException unexpected) {
+    /** A fetch that ends without a batch gives its place back and wakes the waiting callers. */
+    private void settle(LeafRequestException refused, Exception failure) {
+        ahead.decrementAndGet();
         lock.lock();
         try {
-            refusal = refused;
-            if (unexpected != null) {
-                lastFailure = new ServersUnavailableException(unexpected.toString(), nanos.getAsLong(), unexpected);
+            if (refused != null) {
+                refusal = refused;
             }
-            fetching.set(false);
+            lastFailure = failure;
             changed.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
-    /** The IDs above every one taken in before (guarded by lock); drops the rest. */
-    private long[] above(long[] ids) {
-        int kept = 0;
-        long[] out = ids;
-        for (long id : ids) {
-            if (id > largestId) {
-                out[kept++] = id;
-                largestId = id;
+    /** A segment batch strictly increasing: as the servers send it, else sorted with repeats removed. */
+    private static long[] ascending(long[] ids) {
+        for (int i = 1; i < ids.length; i++) {
+            if (ids[i] <= ids[i - 1]) {
+                long[] sorted = ids.clone();
+                Arrays.sort(sorted);
+                int kept = 1;
+                for (int j = 1; j < sorted.length; j++) {
+                    if (sorted[j] != sorted[kept - 1]) {
+                        sorted[kept++] = sorted[j];
+                    }
+                }
+                return Arrays.copyOf(sorted, kept);
             }
         }
-        if (kept < ids.length) {
-            log.debug("Dropped {} IDs of {} not above {} (a server on an older block)", ids.length - kept, name,
-                    largestId);
-            return Arrays.copyOf(out, kept);
-        }
-        return out;
+        return ids;
     }
 }

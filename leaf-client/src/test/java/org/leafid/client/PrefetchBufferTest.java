@@ -9,10 +9,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -103,6 +105,36 @@ class PrefetchBufferTest {
         assertThat(ids[99]).isEqualTo(100);
         assertThat(ids[100]).isEqualTo(1001);
         assertThat(ids[200]).as("two stale batches dropped whole").isEqualTo(2001);
+    }
+
+    @Test
+    void atTheLargestSizeTwoBatchesAreFetchedAtOnceAndAnOvertakenAnswerIsServedInOrder() {
+        CountDownLatch higherDelivered = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        BatchSource source = (path, count) -> {
+            int call = calls.incrementAndGet();
+            if (call == 2) { // answers after the third call's answer: overtaken
+                try {
+                    assertThat(higherDelivered.await(10, TimeUnit.SECONDS)).as("two fetches at once").isTrue();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return range(101, 200);
+            }
+            if (call == 3) {
+                higherDelivered.countDown();
+                return range(201, 300);
+            }
+            return call == 1 ? range(1, 100) : range(call * 100L + 1, call * 100L + 100);
+        };
+        PrefetchBuffer buffer = buffer(source, true, 100); // the first batch is the largest
+        long[] first = buffer.nextIds(50);
+        await().atMost(Duration.ofSeconds(10)).until(() -> buffer.buffered() == 250); // both answers in
+        long[] rest = buffer.nextIds(250);
+        assertThat(first[0]).isEqualTo(1);
+        for (int i = 0; i < rest.length; i++) {
+            assertThat(rest[i]).as("served in ID order, nothing dropped").isEqualTo(51 + i);
+        }
     }
 
     @Test

@@ -128,7 +128,8 @@ final class StatusPage {
         html.append("<header><h1>Leaf status</h1><span>instance <strong id=\"instance-name\">")
                 .append(escape(model.name())).append("</strong></span><span class=\"muted\">read at ")
                 .append(escape(model.renderedAt().toString())).append(" &middot; reloads every ")
-                .append(REFRESH_SECONDS).append(" s</span></header>\n");
+                .append(REFRESH_SECONDS).append(" s</span>")
+                .append("<a id=\"api-docs\" href=\"/swagger-ui.html\">HTTP API (OpenAPI)</a></header>\n");
         html.append("<div class=\"cards\">\n");
         modes(html, model);
         snowflake(html, model.snowflake(), model.renderedAt().toEpochMilli());

@@ -1,0 +1,2 @@
+/** The end-to-end load of leaf-client against a local server, run by client-bench.sh. */
+package org.leafid.bench.client;

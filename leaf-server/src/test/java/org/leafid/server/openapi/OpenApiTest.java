@@ -1,0 +1,96 @@
+package org.leafid.server.openapi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.leafid.jdbc.testing.TestDatabase;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The OpenAPI description through the real server with every controller on (segment, snowflake,
+ * shard mode, the admin API): each path a Leaf controller maps is in {@code /v3/api-docs}, with
+ * the problem+json answers, and Swagger UI answers at {@code /swagger-ui.html}.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class OpenApiTest {
+
+    private static final TestDatabase DATABASE = TestDatabase.get();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mappings;
+
+    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) throws IOException {
+        Path dataDir = Files.createTempDirectory("leaf-openapi-test");
+        registry.add("leaf.jdbc.url", DATABASE::url);
+        registry.add("leaf.jdbc.username", DATABASE::user);
+        registry.add("leaf.jdbc.password", DATABASE::password);
+        registry.add("leaf.data-dir", dataDir::toString);
+        registry.add("leaf.snowflake.port", () -> "18093");
+        registry.add("leaf.shard.enable", () -> "true");
+        registry.add("leaf.admin.token", () -> "openapi-admin-token-0123456789");
+    }
+
+    @Test
+    void everyControllerPathIsDescribedWithItsProblemAnswers() throws Exception {
+        HttpResponse<String> docs = get("/v3/api-docs");
+        assertThat(docs.statusCode()).isEqualTo(200);
+        JsonNode description = JSON.readTree(docs.body());
+        Set<String> described = new TreeSet<>(description.get("paths").propertyNames());
+
+        Set<String> mapped = new TreeSet<>();
+        mappings.getHandlerMethods().forEach((info, method) -> {
+            if (method.getBeanType().getPackageName().startsWith("org.leafid.server")) {
+                mapped.addAll(info.getPatternValues());
+            }
+        });
+        assertThat(mapped).contains("/api/segment/get/{tag}", "/api/snowflake/get/{key}", "/api/shard/get/{appId}",
+                "/api/admin/tags", "/api/admin/apps");
+        // Spring Boot's error path (ProblemErrorController) is where failures are forwarded, not an endpoint.
+        mapped.remove("/error");
+        assertThat(described).containsAll(mapped);
+
+        JsonNode segmentGet = description.get("paths").get("/api/segment/get/{tag}").get("get").get("responses");
+        assertThat(segmentGet.has("200")).as(segmentGet.toString()).isTrue();
+        assertThat(segmentGet.at("/404/description").asString()).contains("urn:leaf:problem:unknown-tag");
+        assertThat(segmentGet.at("/503/content").has("application/problem+json")).isTrue();
+        assertThat(description.at("/components/schemas/Problem/properties").has("type")).isTrue();
+    }
+
+    @Test
+    void swaggerUiAnswersAndTheStatusPageLinksIt() throws Exception {
+        HttpResponse<String> ui = get("/swagger-ui.html");
+        assertThat(ui.statusCode()).isEqualTo(200);
+        assertThat(ui.body()).containsIgnoringCase("swagger");
+        assertThat(get("/").body()).contains("<a id=\"api-docs\" href=\"/swagger-ui.html\">");
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
