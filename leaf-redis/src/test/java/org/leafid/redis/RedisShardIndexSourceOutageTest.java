@@ -143,6 +143,7 @@ class RedisShardIndexSourceOutageTest {
     @Test
     void listsOfAppsRemovedFromTheTableAreDeleted() throws Exception {
         TestRedis redis = connect();
+        awaitConnected(redis);
         for (int app : new int[] {1, 2, 3}) {
             for (int shard = 0; shard < 64; shard++) {
                 redis.template().opsForList().rightPush(ShardListKeys.list(app, shard), "7");
@@ -177,6 +178,23 @@ class RedisShardIndexSourceOutageTest {
         TestRedis redis = new TestRedis(server.port());
         connections.add(redis);
         return redis;
+    }
+
+    /**
+     * Commands are refused while the connection is not up (the bounded waits of these tests); on a
+     * loaded machine the first connection to a fresh redis-server can take seconds: wait for it.
+     */
+    private static void awaitConnected(TestRedis redis) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        for (;;) {
+            try {
+                redis.template().hasKey("ping");
+                return;
+            } catch (RuntimeException notYet) {
+                assertThat(System.nanoTime()).as("connected to redis-server within 30 s").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
     }
 
     private static void awaitCount(AtomicLong total, long target) throws InterruptedException {
