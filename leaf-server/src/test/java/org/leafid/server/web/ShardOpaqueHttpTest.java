@@ -109,14 +109,37 @@ class ShardOpaqueHttpTest {
                 assertThat(all.add(http.getId("/api/shard/get/" + APP + "?gatePass=alice"))).isTrue();
             }
         }
+
+        // A server without the key would issue plain IDs that permuted ones may equal: refused.
+        assertThatThrownBy(() -> start(null).close())
+                .rootCause().hasMessageContaining("leaf.shard.opaque-key is not set")
+                .hasMessageContaining("app " + APP + "'s IDs are opaque");
     }
 
+    @Test
+    void anAppThatIssuedPlainIdsCannotTakeUpAKey() {
+        int plainApp = 13;
+        for (int shard = 0; shard < 64; shard++) {
+            DATABASE.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, max_limit_id) "
+                    + "VALUES (?, 'plain', ?, ?, 1000, 0)", plainApp, shard == 5 ? 1000 : 0, shard);
+        }
+        try {
+            assertThatThrownBy(() -> start(KEY).close())
+                    .rootCause().hasMessageContaining("cannot be taken up by app " + plainApp)
+                    .hasMessageContaining("already issued plain IDs").hasMessageContaining("new app id");
+        } finally {
+            DATABASE.update("DELETE FROM id_alloc WHERE app_id = ?", plainApp);
+        }
+        assertThat(DATABASE.number("SELECT COUNT(*) FROM leaf_shard_key WHERE app_id = ?", plainApp)).isZero();
+    }
+
+    /** @param key the opaque key, or null for a server without one */
     private ConfigurableApplicationContext start(String key) {
         return new SpringApplicationBuilder(LeafServerApplication.class).run("--server.port=0",
                 "--leaf.snowflake.enable=false", "--leaf.segment.enable=false", "--leaf.shard.enable=true",
                 "--leaf.jdbc.url=" + DATABASE.url(), "--leaf.jdbc.username=" + DATABASE.user(),
                 "--leaf.jdbc.password=" + DATABASE.password(), "--leaf.data-dir=" + dataDir,
-                "--leaf.shard.opaque-key=" + key, "--leaf.admin.token=" + TOKEN);
+                "--leaf.shard.opaque-key=" + (key == null ? "" : key), "--leaf.admin.token=" + TOKEN);
     }
 
     private static int port(ConfigurableApplicationContext server) {

@@ -125,12 +125,14 @@ public class ShardAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ShardAppRefresher shardAppRefresher(MemoryShardIndexSource memoryShardIndexSource, ShardAppDirectory shardApps,
+            ShardStore shardStore,
             ShardProperties properties, ShardOpacity shardOpacity, ObjectProvider<SqlSessionFactory> sessions,
             ObjectProvider<ShardMeters> meters, ObjectProvider<ShardAppsListener> appsListeners) {
         List<Consumer<List<ShardApp>>> listeners = new ArrayList<>();
-        if (shardOpacity.permutation() != null) {
+        // With or without a key: a server without one must not serve an app whose IDs are opaque.
+        if (shardStore instanceof IdAllocRepository table) {
             OpaqueKeyCheck check = new OpaqueKeyCheck(new ShardKeyFingerprints(sessions.getObject()),
-                    shardOpacity.permutation());
+                    shardOpacity.permutation(), table);
             listeners.add(check::check);
         }
         meters.ifAvailable(listeners::add);
