@@ -1,17 +1,30 @@
 package org.leafid.autoconfigure.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.shard.ShardAppRefresher;
 import org.leafid.autoconfigure.shard.ShardBufferStatus;
 import org.leafid.core.shard.ShardId;
@@ -27,12 +40,21 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * An application with {@code leaf.shard.buffer=redis}, on MariaDB (a database of this class's own)
  * and the local Redis (127.0.0.1:6379): the buffer is made from Spring Boot's Redis support and
  * uses the Redis-queue services' keys, serves a list such a service left behind first, deletes the
- * lists of an app removed from {@code id_alloc} at the next refresh; with the memory buffer no
- * Redis part is made at all.
+ * lists of an app removed from {@code id_alloc} at the next refresh (none when the table lists no
+ * app), does not serve again a list that went back in time (same instance, fresh instance), and
+ * refuses a database without the guard's table; with the memory buffer no Redis part is made and
+ * no connection attempted.
  */
 class RedisShardBufferTest {
 
     private static final int APP = 201;
+    /** Stays in id_alloc while APP is removed: an empty id_alloc deletes no list. */
+    private static final int OTHER_APP = 202;
+    /**
+     * The local Redis's database these tests use: the buffer deletes the lists of every app that is
+     * not in this class's id_alloc, which in database 0 would be the lists other suites are using.
+     */
+    private static final int REDIS_DATABASE = 13;
     private static final TestDatabase DATABASE = TestDatabase.get().derived("redisbuffer");
 
     @SpringBootConfiguration
@@ -46,13 +68,15 @@ class RedisShardBufferTest {
     private final String name = "redis-buffer-" + UUID.randomUUID().toString().substring(0, 8);
 
     @BeforeEach
-    void createApp() {
-        for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark")) {
-            DATABASE.update("DELETE FROM " + table + " WHERE app_id = ?", APP);
-        }
-        for (int shard = 0; shard < ShardId.SHARDS; shard++) {
-            DATABASE.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, max_limit_id) "
-                    + "VALUES (?, 'redis-buffer-test', 0, ?, 100, 0)", APP, shard);
+    void createApps() {
+        for (int app : new int[] {APP, OTHER_APP}) {
+            for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark")) {
+                DATABASE.update("DELETE FROM " + table + " WHERE app_id = ?", app);
+            }
+            for (int shard = 0; shard < ShardId.SHARDS; shard++) {
+                DATABASE.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, max_limit_id) "
+                        + "VALUES (?, 'redis-buffer-test', 0, ?, 100, 0)", app, shard);
+            }
         }
     }
 
@@ -62,8 +86,10 @@ class RedisShardBufferTest {
         try (ConfigurableApplicationContext cleaner = start("memory", List.of())) {
             // a context only for its StringRedisTemplate
             StringRedisTemplate redis = cleaner.getBean(StringRedisTemplate.class);
-            for (int shard = 0; shard < ShardId.SHARDS; shard++) {
-                redis.delete(List.of(list(shard), "id.gen.lock_" + APP + "_" + shard));
+            for (int app : new int[] {APP, OTHER_APP}) {
+                for (int shard = 0; shard < ShardId.SHARDS; shard++) {
+                    redis.delete(List.of(list(app, shard), "id.gen.lock_" + app + "_" + shard));
+                }
             }
         }
     }
@@ -102,12 +128,8 @@ class RedisShardBufferTest {
 
     @Test
     void theListsOfAnAppRemovedFromIdAllocAreDeletedAtTheNextRefresh() {
-        ConfigurableApplicationContext application = start("redis", List.of());
+        ConfigurableApplicationContext application = startWithEveryListFilled();
         StringRedisTemplate redis = application.getBean(StringRedisTemplate.class);
-        ShardIdGenerator generator = application.getBean(ShardIdGenerator.class);
-        for (int i = 0; i < 64; i++) {
-            generator.nextId(APP, null);
-        }
         assertThat(redis.hasKey(list(0))).isTrue();
 
         DATABASE.update("DELETE FROM id_alloc WHERE app_id = ?", APP);
@@ -119,25 +141,106 @@ class RedisShardBufferTest {
     }
 
     @Test
-    void theMemoryBufferMakesNoRedisPartEvenWithRedisConfigured() throws IOException {
-        int closedPort;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            closedPort = probe.getLocalPort();
-        }
-        ConfigurableApplicationContext application = start("memory",
-                List.of("spring.data.redis.port=" + closedPort));
+    void anEmptyIdAllocDeletesNoList() {
+        ConfigurableApplicationContext application = startWithEveryListFilled();
+        StringRedisTemplate redis = application.getBean(StringRedisTemplate.class);
 
-        assertThat(application.getBeansOfType(RedisShardIndexSource.class)).isEmpty();
-        assertThat(application.getBean(ShardBufferStatus.class).source()).isEqualTo("memory");
-        long id = application.getBean(ShardIdGenerator.class).nextId(APP, "bob");
-        assertThat(ShardId.decode(id).appId()).isEqualTo(APP);
+        // A server pointed at a database without the apps, beside a Redis whose lists are in use.
+        DATABASE.update("DELETE FROM id_alloc WHERE app_id IN (?, ?)", APP, OTHER_APP);
+        application.getBean(ShardAppRefresher.class).refresh();
+
+        for (int shard = 0; shard < ShardId.SHARDS; shard++) {
+            assertThat(redis.hasKey(list(shard))).as("list of shard %d", shard).isTrue();
+        }
+    }
+
+    @Test
+    void aListThatWentBackInTimeIsNotServedAgainByThisInstanceNorByAFreshOne() {
+        String gatePass = "carol@example.com";
+        int shard = ShardId.shardOf(gatePass);
+        Set<Long> issued = new HashSet<>();
+        ConfigurableApplicationContext first = start("redis", List.of());
+        StringRedisTemplate redis = first.getBean(StringRedisTemplate.class);
+        ShardIdGenerator firstGenerator = first.getBean(ShardIdGenerator.class);
+        for (int i = 0; i < 30; i++) {
+            assertThat(issued.add(index(firstGenerator.nextId(APP, gatePass)))).isTrue();
+        }
+        // A failover to a replica that holds the list as it was just after the refill: 1..100 again.
+        pushLaggingList(redis, shard);
+        for (int i = 0; i < 30; i++) {
+            assertThat(issued.add(index(firstGenerator.nextId(APP, gatePass)))).as("reissued by the same instance")
+                    .isTrue();
+        }
+        // The watermark every instance checks is written at the next sync (leaf.shard.redis.watermark-interval).
+        long highest = issued.stream().mapToLong(Long::longValue).max().orElseThrow();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            issued.add(index(firstGenerator.nextId(APP, gatePass)));
+            return watermark(shard) >= highest;
+        });
+        pushLaggingList(redis, shard);
+        first.close();
+
+        ShardIdGenerator secondGenerator = start("redis", List.of()).getBean(ShardIdGenerator.class);
+        long[] fromSecond = new long[50];
+        for (int i = 0; i < fromSecond.length; i++) {
+            fromSecond[i] = index(secondGenerator.nextId(APP, gatePass));
+        }
+
+        for (long index : fromSecond) {
+            assertThat(issued).as("index %d reissued by a fresh instance", index).doesNotContain(index);
+        }
+        assertThat(fromSecond[0]).isGreaterThan(highest);
+    }
+
+    @Test
+    void aDatabaseWithoutLeafShardWatermarkStopsTheStartSayingWhichScriptToRun() {
+        TestDatabase withoutGuardTable = TestDatabase.get().derived("nowatermark");
+        withoutGuardTable.update("DROP TABLE IF EXISTS leaf_shard_watermark");
+        List<String> settings = LeafApplications.baseSettings(name, dataDir, 19561);
+        settings.addAll(LeafApplications.jdbcSettings(withoutGuardTable));
+        settings.addAll(List.of("leaf.segment.enable=false", "leaf.snowflake.enable=false", "leaf.shard.enable=true",
+                "leaf.shard.buffer=redis", "spring.data.redis.database=" + REDIS_DATABASE));
+
+        assertThatThrownBy(() -> LeafApplications.start(ShardApplication.class, settings))
+                .rootCause().isInstanceOf(LeafConfigurationException.class)
+                .hasMessageContaining("leaf_shard_watermark").hasMessageContaining("sql/leaf_shard.sql");
+    }
+
+    @Test
+    void theMemoryBufferMakesNoRedisPartEvenWithRedisConfigured() throws IOException {
+        // A port that accepts connections and never answers: any attempt to reach Redis would show here.
+        try (ServerSocket notRedis = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            ConfigurableApplicationContext application = start("memory",
+                    List.of("spring.data.redis.port=" + notRedis.getLocalPort()));
+
+            assertThat(application.getBeansOfType(RedisShardIndexSource.class)).isEmpty();
+            assertThat(application.getBean(ShardBufferStatus.class).source()).isEqualTo("memory");
+            long id = application.getBean(ShardIdGenerator.class).nextId(APP, "bob");
+            assertThat(ShardId.decode(id).appId()).isEqualTo(APP);
+            application.close();
+
+            notRedis.setSoTimeout(300);
+            assertThatThrownBy(notRedis::accept).as("a connection to spring.data.redis.port")
+                    .isInstanceOf(SocketTimeoutException.class);
+        }
+    }
+
+    /** A Redis-buffer application that took one ID of APP per shard (round-robin): every list of APP exists. */
+    private ConfigurableApplicationContext startWithEveryListFilled() {
+        ConfigurableApplicationContext application = start("redis", List.of());
+        ShardIdGenerator generator = application.getBean(ShardIdGenerator.class);
+        for (int i = 0; i < ShardId.SHARDS; i++) {
+            generator.nextId(APP, null);
+        }
+        return application;
     }
 
     private ConfigurableApplicationContext start(String buffer, List<String> more) {
         List<String> settings = LeafApplications.baseSettings(name, dataDir, 19560);
         settings.addAll(LeafApplications.jdbcSettings(DATABASE));
         settings.addAll(List.of("leaf.segment.enable=false", "leaf.snowflake.enable=false", "leaf.shard.enable=true",
-                "leaf.shard.buffer=" + buffer, "leaf.shard.refresh-interval=1h"));
+                "leaf.shard.buffer=" + buffer, "leaf.shard.refresh-interval=1h",
+                "spring.data.redis.database=" + REDIS_DATABASE));
         settings.addAll(more);
         ConfigurableApplicationContext application = LeafApplications.start(ShardApplication.class, settings);
         started.add(application);
@@ -145,6 +248,35 @@ class RedisShardBufferTest {
     }
 
     private static String list(int shard) {
-        return "id.gen.idList_" + APP + "_" + shard;
+        return list(APP, shard);
+    }
+
+    private static String list(int app, int shard) {
+        return "id.gen.idList_" + app + "_" + shard;
+    }
+
+    private static void pushLaggingList(StringRedisTemplate redis, int shard) {
+        redis.delete(list(shard));
+        redis.opsForList().rightPushAll(list(shard), LongStream.rangeClosed(1, 100).mapToObj(Long::toString)
+                .toArray(String[]::new));
+    }
+
+    private static long watermark(int shard) {
+        try (Connection connection = DATABASE.connect();
+                PreparedStatement select = connection.prepareStatement("SELECT COALESCE(MAX(issued_high), 0) "
+                        + "FROM leaf_shard_watermark WHERE app_id = ? AND shard_id = ?")) {
+            select.setInt(1, APP);
+            select.setInt(2, shard);
+            try (ResultSet rows = select.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long index(long id) {
+        return ShardId.decode(id).index();
     }
 }

@@ -22,9 +22,13 @@ import org.leafid.core.shard.MemoryShardIndexSource;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.shard.ShardStore;
+import org.leafid.core.shard.ShardStoreException;
+import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.shard.JdbcIssuedWatermarks;
 import org.leafid.redis.RedisBufferSettings;
 import org.leafid.redis.RedisShardIndexSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -48,6 +52,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @ConditionalOnShardBuffer(ShardProperties.Buffer.REDIS)
 public class RedisShardBufferAutoConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(RedisShardBufferAutoConfiguration.class);
+
     @Bean
     @ConditionalOnMissingBean(IssuedWatermarks.class)
     JdbcIssuedWatermarks issuedWatermarks(SqlSessionFactory leafSqlSessions) {
@@ -65,6 +71,7 @@ public class RedisShardBufferAutoConfiguration {
                     + "StringRedisTemplate.", "Add spring-boot-starter-data-redis, which makes one from "
                     + "spring.data.redis.*, or set leaf.shard.buffer=memory.");
         }
+        requireWatermarkTable(issuedWatermarks);
         ShardProperties.Redis timings = properties.redis();
         RedisBufferSettings settings = new RedisBufferSettings(timings.lockTtl(), timings.lockWait(),
                 timings.retryInterval(), timings.watermarkInterval());
@@ -72,10 +79,37 @@ public class RedisShardBufferAutoConfiguration {
                 leafClock, leafSleeper);
     }
 
-    /** Lists of apps no longer in id_alloc are deleted, so that a re-created app id is not served old indexes. */
+    /**
+     * Without {@code leaf_shard_watermark} every watermark sync fails (a WARN per shard and interval)
+     * and the lagging-replica guard never learns what other instances popped: refuse to start. A
+     * database that does not answer now is left to the guard's own retries.
+     */
+    private static void requireWatermarkTable(IssuedWatermarks watermarks) {
+        try {
+            watermarks.highest(0, 0);
+        } catch (ShardStoreException e) {
+            if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
+                throw new LeafConfigurationException("leaf.shard.buffer", "is redis, but the table "
+                        + "leaf_shard_watermark of the lagging-replica guard is missing: " + e.getMessage(),
+                        "Run sql/leaf_shard.sql on the database of id_alloc (it creates Leaf's own shard tables "
+                        + "and leaves id_alloc as it is).");
+            }
+        }
+    }
+
+    /**
+     * Lists of apps no longer in id_alloc are deleted, so that a re-created app id is not served old
+     * indexes. An empty app list deletes nothing: far more often a server pointed at the wrong (or a
+     * new) database beside a Redis that a running deployment uses than the removal of every app.
+     */
     @Bean
     ShardAppsListener redisListCleanup(RedisShardIndexSource redisShardIndexSource) {
         return apps -> {
+            if (apps.isEmpty()) {
+                log.warn("Shard mode: id_alloc lists no app, so no Redis list is deleted; check that leaf.jdbc.url "
+                        + "names the database of the apps");
+                return;
+            }
             Set<Integer> listed = apps.stream().map(ShardApp::appId).collect(Collectors.toSet());
             redisShardIndexSource.removeListsOfAppsOtherThan(listed);
         };
