@@ -1,62 +1,44 @@
 package org.leafid.server.web;
 
-import io.micrometer.core.instrument.Timer;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
-import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.segment.SegmentLoadOutcomes;
 import org.leafid.core.SegmentStoreException;
 import org.leafid.core.segment.SegmentAllocator;
-import org.leafid.server.metrics.IdRequestTimers;
-import org.springframework.http.HttpHeaders;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Segment IDs, Leaf-compatible: the ID as a plain-text decimal number; {@code ?count=N} for a batch. */
+/**
+ * Segment IDs, Leaf-compatible: the ID as a plain-text decimal number; {@code ?count=N} for a batch.
+ * Ordinary GETs of an ID are answered by {@link IdFastPathFilter} before they reach Spring MVC; this
+ * mapping answers the rest (HEAD, a key the filter leaves alone) the same way, with the same code.
+ */
 @RestController
 @ConditionalOnLeafSwitch("leaf.segment.enable")
 class SegmentController {
 
     private final SegmentAllocator allocator;
     private final SegmentLoadOutcomes loadOutcomes;
-    private final int maxBatch;
-    private final Timer requests;
+    private final IdGetCall getCall;
 
-    SegmentController(SegmentAllocator allocator, LeafProperties leaf, IdRequestTimers timers,
-            SegmentLoadOutcomes loadOutcomes) {
+    SegmentController(SegmentAllocator allocator, SegmentLoadOutcomes loadOutcomes,
+            @Qualifier("segmentGetCall") IdGetCall segmentGetCall) {
         this.allocator = allocator;
         this.loadOutcomes = loadOutcomes;
-        this.maxBatch = leaf.maxBatch();
-        this.requests = timers.segment();
+        this.getCall = segmentGetCall;
     }
 
     @GetMapping("/api/segment/get/{tag}")
     void get(@PathVariable String tag, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
-        long started = System.nanoTime();
-        try {
-            Keys.requireValid("tag", tag);
-            // Read from the request itself: Spring's @RequestParam/@RequestHeader resolvers cost
-            // more than issuing the ID.
-            String count = request.getParameter("count");
-            if (count == null) {
-                IdAnswers.single(response, allocator.nextId(tag));
-                return;
-            }
-            int size = IdAnswers.parseCount(request.getParameterValues("count"), maxBatch);
-            // Before issuing: a failure must not lose IDs.
-            boolean json = IdAnswers.wantsJson(request.getHeader(HttpHeaders.ACCEPT));
-            IdAnswers.batch(response, allocator.nextIds(tag, size), json);
-        } finally {
-            requests.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-        }
+        getCall.serve(tag, request, response);
     }
 
     /**
