@@ -13,13 +13,19 @@
 #    the no-op endpoint's req/s is within 5 % of the previous round's (at least 2 rounds, at most
 #    WARMUP_ROUNDS, default 4): the JIT needs a minute or more on 2 busy cores, and a server still
 #    warming up favours whichever endpoint runs last;
-# 4. drives, in one run, with wrk -t2 -c64 -d<SECONDS_PER_RUN>s --latency: /bench/noop,
+# 4. measures in ROUNDS rounds (default 3), each driving wrk -t2 -c64 -d<SECONDS_PER_RUN>s
+#    --latency on every endpoint in turn: the bare servlet (the ceiling, below), /bench/noop,
 #    /api/segment/get/leaf-segment-test, /api/snowflake/get/bench,
-#    /api/shard/get/1?gatePass=bench%40example.com (the sample app, memory buffer),
-#    /api/segment/get/leaf-segment-test?count=1000 and /bench/noop again; the ratios are to the
-#    mean of the two no-op runs, whose difference (drift) shows how steady the machine was;
-# 5. prints req/s, IDs/s, p50/p99 latency and non-2xx answers of each, the ratios, the heap in
+#    /api/shard/get/1?gatePass=bench%40example.com (the sample app, memory buffer) and
+#    /api/segment/get/leaf-segment-test?count=1000; odd rounds in that order, even rounds in the
+#    reverse, so a machine that drifts during the run favours no endpoint. Every figure is the
+#    median of an endpoint's rounds; the spread (lowest to highest req/s) is printed beside it;
+# 5. prints req/s, IDs/s, p50/p99/p99.9 latency and non-2xx answers of each, the ratios, the heap in
 #    use after the load and whether the log has an ERROR; stops the server.
+#
+# CORES=split runs the server and the bare servlet on core 1 and wrk on core 0 (taskset), so the
+# load generator does not take CPU from the server it measures; the default (shared) lets the
+# scheduler place them. The machine needs at least 2 cores for split.
 #
 # The sample tag's row step is 2000; the dynamic step doubles on every load that follows the
 # previous one within 15 minutes (up to leaf.segment.max-step), so the warm-up's batch calls
@@ -31,10 +37,11 @@
 # built only when missing: after changing the server, rebuild it with ./mvnw -q -DskipTests package).
 # The server log and wrk's outputs are kept in leaf-bench/target/http-bench/.
 #
-# Next to last: CEILING segment/bare=<a> snowflake/bare=<b> noop/bare=<c> (to the mean of two
-#               runs of BareServletServer, one plain servlet on embedded Tomcat without Spring,
-#               started beside the server: the first and the last run)
-# Last line:    RATIOS segment/noop=<x> snowflake/noop=<y> shard/noop=<s> batch1000/single=<z>
+# The last three lines:
+#   LATENCY cores=<shared|split> segment p99=<ms> p99.9=<ms> snowflake p99=<ms> p99.9=<ms>
+#   CEILING segment/bare=<a> snowflake/bare=<b> noop/bare=<c>   (BareServletServer: one plain
+#           servlet on embedded Tomcat, no Spring, started beside the server)
+#   RATIOS segment/noop=<x> snowflake/noop=<y> shard/noop=<s> batch1000/single=<z>
 # (z = IDs/s of the batch call / IDs/s of the single segment call).
 set -euo pipefail
 
@@ -44,6 +51,18 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ] || [ "$seconds" -gt 60
     exit 2
 fi
 warmup="${WARMUP_SECONDS:-10}"
+rounds="${ROUNDS:-3}"
+cores="${CORES:-shared}"
+[[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -ge 1 ] && [ "$rounds" -le 9 ] \
+    || { echo "http-bench.sh: ROUNDS must be 1-9: $rounds" >&2; exit 2; }
+case "$cores" in
+    shared) on_server=(); on_load=() ;;
+    split)
+        [ "$(nproc)" -ge 2 ] || { echo "http-bench.sh: CORES=split needs 2 cores" >&2; exit 2; }
+        command -v taskset >/dev/null || { echo "http-bench.sh: CORES=split needs taskset" >&2; exit 2; }
+        on_server=(taskset -c 1); on_load=(taskset -c 0) ;;
+    *) echo "http-bench.sh: CORES must be shared or split: $cores" >&2; exit 2 ;;
+esac
 max_rounds="${WARMUP_ROUNDS:-4}"
 [[ "$warmup" =~ ^[0-9]+$ ]] && [ "$warmup" -le 120 ] \
     || { echo "http-bench.sh: WARMUP_SECONDS must be 0-120: $warmup" >&2; exit 2; }
@@ -124,10 +143,10 @@ port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
 base="http://127.0.0.1:$port"
 mkdir -p "$work/data"
 read -r -a extra_args <<< "${SERVER_ARGS:-}"
-log "starting leaf-server on 127.0.0.1:$port (-Xmx256m, with /bench/noop, data dir $work/data) ${extra_args[*]}"
+log "starting leaf-server on 127.0.0.1:$port (-Xmx256m, with /bench/noop, data dir $work/data, cores $cores) ${extra_args[*]}"
 launched_ns="$(date +%s%N)"
 # From the work directory, so that no ./leaf.properties of the caller's is picked up.
-(cd "$work" && LOADER_PATH="$noop_classes" exec java -Xmx256m -jar "$jar" \
+(cd "$work" && LOADER_PATH="$noop_classes" exec "${on_server[@]}" java -Xmx256m -jar "$jar" \
     --spring.main.sources=org.leafid.bench.http.NoopEndpoint --leaf.data-dir="$work/data" \
     --server.address=127.0.0.1 --server.port="$port" "${extra_args[@]}") > "$server_log" 2>&1 &
 pid=$!
@@ -154,7 +173,7 @@ log "ready: launch to readiness ${ready_ms} ms (${started_line:-no 'Started' lin
 # The ceiling: one plain servlet on embedded Tomcat, no Spring (BareServletServer), beside the server.
 bare_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 bare_url="http://127.0.0.1:$bare_port/bare"
-java -Xmx256m -cp "$bench_jar" org.leafid.bench.http.BareServletServer "$bare_port" "$work/bare-tomcat" \
+"${on_server[@]}" java -Xmx256m -cp "$bench_jar" org.leafid.bench.http.BareServletServer "$bare_port" "$work/bare-tomcat" \
     > "$work/bare.log" 2>&1 &
 bare_pid=$!
 for _ in $(seq 1 300); do # up to 30 s
@@ -180,7 +199,7 @@ paths=("$bare_url" "/bench/noop" "/api/segment/get/$tag" "/api/snowflake/get/ben
 drive() { # drive <seconds> <path or URL> <output file>
     local url="$2"
     [[ "$url" == http* ]] || url="$base$url"
-    timeout $(( $1 + 30 )) wrk -t2 -c64 -d"$1s" --latency "$url" > "$3" 2>&1 \
+    timeout $(( $1 + 30 )) "${on_load[@]}" wrk -t2 -c64 -d"$1s" --latency -s "$here/latency.lua" "$url" > "$3" 2>&1 \
         || { cat "$3" >&2; fail "wrk failed on $2"; }
 }
 
@@ -206,12 +225,17 @@ if [ "$warmup" -gt 0 ]; then
 fi
 log "segment step of $tag after warm-up: $(step_now)"
 
-# 4. The measured runs, one endpoint after the other, the no-op endpoint first and last.
-run_names=("${names[@]}" noop2 bare2)
-run_paths=("${paths[@]}" /bench/noop "$bare_url")
-for i in "${!run_paths[@]}"; do
-    log "run ${seconds} s: wrk -t2 -c64 -d${seconds}s --latency ${run_paths[$i]}"
-    drive "$seconds" "${run_paths[$i]}" "$work/run-${run_names[$i]}.txt"
+# 4. The measured rounds: every endpoint once a round, the order reversed every other round.
+for round in $(seq 1 "$rounds"); do
+    order=("${!paths[@]}")
+    if [ $((round % 2)) -eq 0 ]; then
+        order=()
+        for (( i = ${#paths[@]} - 1; i >= 0; i-- )); do order+=("$i"); done
+    fi
+    for i in "${order[@]}"; do
+        log "round $round/$rounds, ${seconds} s: wrk -t2 -c64 -d${seconds}s --latency ${paths[$i]}"
+        drive "$seconds" "${paths[$i]}" "$work/run-${names[$i]}-$round.txt"
+    done
 done
 log "segment step of $tag after the runs: $(step_now)"
 
@@ -222,15 +246,16 @@ errors="$(grep -cE '^[^ ]+ +ERROR ' "$server_log" || true)"
 stop_bare
 stop_server
 
-python3 - "$work" "$heap_bytes" "$errors" "$ready_ms" "$batch" "$shard_path" <<'PY'
+python3 - "$work" "$heap_bytes" "$errors" "$ready_ms" "$batch" "$shard_path" "$rounds" "$cores" <<'PY'
 import re
+import statistics
 import sys
 
-work, heap_bytes, errors, ready_ms, batch, shard_path = sys.argv[1:7]
-RUNS = [("bare", "bare servlet (no Spring)", 1), ("noop", "/bench/noop", 1), ("segment", "/api/segment/get/leaf-segment-test", 1),
-        ("snowflake", "/api/snowflake/get/bench", 1), ("shard", shard_path, 1),
-        ("batch1000", f"/api/segment/get/leaf-segment-test?count={batch}", int(batch)),
-        ("noop2", "/bench/noop (again)", 1), ("bare2", "bare servlet (again)", 1)]
+work, heap_bytes, errors, ready_ms, batch, shard_path, rounds, cores = sys.argv[1:9]
+rounds = int(rounds)
+RUNS = [("bare", "bare servlet (no Spring)", 1), ("noop", "/bench/noop", 1),
+        ("segment", "/api/segment/get/leaf-segment-test", 1), ("snowflake", "/api/snowflake/get/bench", 1),
+        ("shard", shard_path, 1), ("batch1000", f"/api/segment/get/leaf-segment-test?count={batch}", int(batch))]
 UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
 
 def parse(path):
@@ -238,41 +263,51 @@ def parse(path):
     def latency(pct):
         m = re.search(rf"^\s*{pct}%\s+([0-9.]+)(us|ms|s|m|h)\s*$", text, re.M)
         return float(m.group(1)) * UNIT_MS[m.group(2)] if m else float("nan")
+    def tail(pct):
+        m = re.search(rf"^P{pct} (\d+)$", text, re.M)
+        return int(m.group(1)) / 1000.0 if m else float("nan")
     rps = re.search(r"^Requests/sec:\s+([0-9.]+)", text, re.M)
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
     sock = re.search(r"Socket errors: (.*)", text)
     return {"rps": float(rps.group(1)) if rps else 0.0, "p50": latency(50), "p99": latency(99),
-            "non2xx": int(non2xx.group(1)) if non2xx else 0, "socket": sock.group(1).strip() if sock else None}
+            "p999": tail("99.9"), "non2xx": int(non2xx.group(1)) if non2xx else 0,
+            "socket": sock.group(1).strip() if sock else None}
 
-runs = {name: parse(f"{work}/run-{name}.txt") for name, _, _ in RUNS}
-noop = (runs["noop"]["rps"] + runs["noop2"]["rps"]) / 2 or float("nan")
+runs = {name: [parse(f"{work}/run-{name}-{r}.txt") for r in range(1, rounds + 1)] for name, _, _ in RUNS}
+med = {name: {key: statistics.median(run[key] for run in rs) for key in ("rps", "p50", "p99", "p999")}
+       for name, rs in runs.items()}
+noop = med["noop"]["rps"] or float("nan")
+bare = med["bare"]["rps"] or float("nan")
 print()
-print(f"{'endpoint':<46}{'req/s':>12}{'IDs/s':>14}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}{'vs noop':>9}")
+print(f"medians of {rounds} round(s), wrk -t2 -c64, cores {cores}")
+print(f"{'endpoint':<46}{'req/s':>10}{'IDs/s':>13}{'p50 ms':>8}{'p99 ms':>8}{'p99.9 ms':>9}"
+      f"{'non-2xx':>8}{'vs bare':>8}  req/s of each round")
 for name, path, n in RUNS:
-    r = runs[name]
-    ids = f"{r['rps'] * n:,.0f}" if not name.startswith(("noop", "bare")) else "-"
-    print(f"{path:<46}{r['rps']:>12,.0f}{ids:>14}{r['p50']:>9.2f}{r['p99']:>9.2f}{r['non2xx']:>9}{r['rps'] / noop:>9.3f}")
+    m = med[name]
+    ids = f"{m['rps'] * n:,.0f}" if name not in ("noop", "bare") else "-"
+    non2xx = sum(run["non2xx"] for run in runs[name])
+    each = " ".join(f"{run['rps']:,.0f}" for run in runs[name])
+    print(f"{path:<46}{m['rps']:>10,.0f}{ids:>13}{m['p50']:>8.2f}{m['p99']:>8.2f}{m['p999']:>9.2f}"
+          f"{non2xx:>8}{m['rps'] / bare:>8.3f}  {each}")
 for name, _, _ in RUNS:
-    if runs[name]["socket"]:
-        print(f"socket errors on {name}: {runs[name]['socket']}")
+    for r, run in enumerate(runs[name], 1):
+        if run["socket"]:
+            print(f"socket errors on {name}, round {r}: {run['socket']}")
 print()
-drift = (runs["noop2"]["rps"] - runs["noop"]["rps"]) / noop
-print(f"no-op baseline: mean of the first and last run, {noop:,.0f} req/s; drift between them {drift:+.1%}"
-      + ("  (over 10 %: the machine was not steady; figures are provisional)" if abs(drift) > 0.10 else ""))
+for name in ("bare", "noop"):
+    rps = [run["rps"] for run in runs[name]]
+    spread = (max(rps) - min(rps)) / statistics.median(rps)
+    print(f"{name}: spread of its rounds {spread:.1%}"
+          + ("  (over 10 %: the machine was not steady; figures are provisional)" if spread > 0.10 else ""))
 heap = f"{int(heap_bytes) / 1048576:.1f} MB" if heap_bytes else "unknown (no /actuator/prometheus answer)"
 print(f"start-up to readiness: {ready_ms} ms; heap used after the load: {heap} (-Xmx256m); "
       f"ERROR lines in the server log: {errors or 0}")
-segment = runs["segment"]["rps"] / noop
-snowflake = runs["snowflake"]["rps"] / noop
-shard = runs["shard"]["rps"] / noop
-single_ids = runs["segment"]["rps"]
-batch_ids = runs["batch1000"]["rps"] * int(batch)
-z = batch_ids / single_ids if single_ids else float("nan")
-bare = (runs["bare"]["rps"] + runs["bare2"]["rps"]) / 2 or float("nan")
-bare_drift = (runs["bare2"]["rps"] - runs["bare"]["rps"]) / bare
-print(f"bare servlet ceiling: mean of the first and last run, {bare:,.0f} req/s; drift between them {bare_drift:+.1%}")
-print(f"CEILING segment/bare={runs['segment']['rps'] / bare:.3f} snowflake/bare={runs['snowflake']['rps'] / bare:.3f} "
+single_ids = med["segment"]["rps"]
+z = med["batch1000"]["rps"] * int(batch) / single_ids if single_ids else float("nan")
+print(f"LATENCY cores={cores} segment p99={med['segment']['p99']:.2f} p99.9={med['segment']['p999']:.2f} "
+      f"snowflake p99={med['snowflake']['p99']:.2f} p99.9={med['snowflake']['p999']:.2f}")
+print(f"CEILING segment/bare={med['segment']['rps'] / bare:.3f} snowflake/bare={med['snowflake']['rps'] / bare:.3f} "
       f"noop/bare={noop / bare:.3f}")
-print(f"RATIOS segment/noop={segment:.3f} snowflake/noop={snowflake:.3f} shard/noop={shard:.3f} "
-      f"batch1000/single={z:.3f}")
+print(f"RATIOS segment/noop={med['segment']['rps'] / noop:.3f} snowflake/noop={med['snowflake']['rps'] / noop:.3f} "
+      f"shard/noop={med['shard']['rps'] / noop:.3f} batch1000/single={z:.3f}")
 PY
