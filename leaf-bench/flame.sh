@@ -12,8 +12,11 @@
 # 3. for each of /bench/noop, /api/segment/get/leaf-segment-test, /api/snowflake/get/bench:
 #    starts the profiler (cpu samples, every 1 ms; cpu falls back to a timer where perf events are
 #    not allowed), drives wrk -t2 -c64 for SECONDS, stops it writing a flame graph;
-# 4. writes docs/perf/LABEL-<endpoint>.html (open in a browser; the widths are shares of samples)
-#    and prints each run's req/s.
+# 4. writes docs/perf/LABEL-<endpoint>.html (open in a browser; the widths are shares of samples),
+#    keeps the raw stacks in leaf-bench/target/flame/LABEL-<endpoint>.collapsed and prints each
+#    run's req/s and the share of all samples spent under a few frames (Tomcat's request
+#    processing, the filter chain, Spring MVC's dispatcher, Boot's observation, the fast path,
+#    socket reads and writes, the JIT compiler, GC).
 # SERVER_ARGS adds arguments to the server's command line.
 set -euo pipefail
 label="${1:-}"
@@ -72,13 +75,39 @@ for i in "${!paths[@]}"; do
     log "warm-up ${warmup} s: ${paths[$i]}"
     timeout $((warmup + 30)) wrk -t2 -c64 -d"${warmup}s" "$base${paths[$i]}" > /dev/null
 done
-mkdir -p "$out"
+mkdir -p "$out" "$here/target/flame"
 for i in "${!paths[@]}"; do
     file="$out/$label-${endpoints[$i]}.html"
     # One argument with the options quoted inside: jcmd would read "event=cpu" as an option of its own.
     jcmd "$pid" "JVMTI.agent_load $lib \"start,event=cpu,interval=1ms\"" > /dev/null
     rps="$(timeout $((seconds + 30)) wrk -t2 -c64 -d"${seconds}s" "$base${paths[$i]}" \
         | sed -n 's/^Requests\/sec:[[:space:]]*//p')"
+    stacks="$here/target/flame/$label-${endpoints[$i]}.collapsed"
+    jcmd "$pid" "JVMTI.agent_load $lib \"dump,collapsed,file=$stacks\"" > /dev/null
     jcmd "$pid" "JVMTI.agent_load $lib \"stop,file=$file,title=$label-${endpoints[$i]}-${rps%.*}-req-per-s\"" > /dev/null
     log "${paths[$i]}: $rps req/s -> ${file#"$root"/}"
+    python3 - "$stacks" <<'PY'
+import sys
+FRAMES = [("Tomcat request processing", "org/apache/coyote/http11/Http11Processor.service"),
+          ("  filter chain", "org/apache/catalina/core/ApplicationFilterChain.doFilter"),
+          ("  Boot's request observation", "org/springframework/web/filter/ServerHttpObservationFilter.doFilterInternal"),
+          ("  Spring MVC dispatcher", "org/springframework/web/servlet/DispatcherServlet.doDispatch"),
+          ("  the fast path", "org/leafid/server/web/IdFastPathFilter.doFilter"),
+          ("  issuing + answer (IdGetCall)", "org/leafid/server/web/IdGetCall.serve"),
+          ("socket reads", "sun/nio/ch/SocketDispatcher.read"),
+          ("socket writes", "sun/nio/ch/SocketDispatcher.write"),
+          ("JIT compiler", "CompileBroker::compiler_thread_loop"),
+          ("GC", "G1")]
+total = 0
+counts = {name: 0 for name, _ in FRAMES}
+for line in open(sys.argv[1]):
+    stack, n = line.rsplit(" ", 1)
+    n = int(n)
+    total += n
+    for name, frame in FRAMES:
+        if frame in stack:
+            counts[name] += n
+for name, _ in FRAMES:
+    print(f"   {name:<34}{counts[name] / total:>7.1%}")
+PY
 done

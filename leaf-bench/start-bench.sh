@@ -76,7 +76,8 @@ start_once() {
     data="$work/data-$variant-$run"
     launched=$(date +%s%N)
     # shellcheck disable=SC2086 # the command is words by design
-    ${command[$variant]} -Xmx256m --leaf.data-dir="$data" --server.address=127.0.0.1 --server.port="$port" \
+    # -Xmx256m before -jar: after it, it would be an argument of the application, not of the JVM.
+    ${command[$variant]/ -jar / -Xmx256m -jar } --leaf.data-dir="$data" --server.address=127.0.0.1 --server.port="$port" \
         > "$out/$variant-$run.log" 2>&1 &
     pid=$!
     ms=""

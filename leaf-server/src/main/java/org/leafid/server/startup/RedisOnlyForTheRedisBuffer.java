@@ -1,0 +1,58 @@
+package org.leafid.server.startup;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.util.StringUtils;
+
+/**
+ * Leaves Spring Boot's Redis auto-configuration out of the server unless shard mode's Redis buffer
+ * is chosen ({@code leaf.shard.buffer=redis}): nothing else in the server talks to Redis, and
+ * Boot would otherwise make a Lettuce client (Netty's event loops and their classes) on every
+ * start, and scan for Redis repositories, for nothing. Only the server does this; an application
+ * embedding the starter keeps its Redis as it configured it.
+ */
+public final class RedisOnlyForTheRedisBuffer implements EnvironmentPostProcessor, Ordered {
+
+    static final String EXCLUDE = "spring.autoconfigure.exclude";
+
+    /** Every auto-configuration of spring-boot-data-redis (Boot 4.1). */
+    static final List<String> REDIS_AUTO_CONFIGURATIONS = List.of(
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration",
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisRepositoriesAutoConfiguration",
+            "org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration",
+            "org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration",
+            "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration");
+
+    /** After the config files and leaf.properties are read, so their leaf.shard.buffer counts. */
+    @Override
+    public int getOrder() {
+        return ConfigDataEnvironmentPostProcessor.ORDER + 10;
+    }
+
+    @Override
+    public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+        String buffer = environment.getProperty("leaf.shard.buffer", "memory");
+        if ("redis".equals(buffer.trim().toLowerCase(Locale.ROOT))) {
+            return;
+        }
+        Set<String> excluded = new LinkedHashSet<>();
+        for (String name : StringUtils.commaDelimitedListToStringArray(environment.getProperty(EXCLUDE, ""))) {
+            if (!name.isBlank()) {
+                excluded.add(name.trim());
+            }
+        }
+        excluded.addAll(REDIS_AUTO_CONFIGURATIONS);
+        environment.getPropertySources().addFirst(new MapPropertySource("leafRedisOnlyForTheRedisBuffer",
+                Map.of(EXCLUDE, String.join(",", excluded))));
+    }
+}
