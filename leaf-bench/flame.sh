@@ -92,7 +92,7 @@ FRAMES = [("Tomcat request processing", "org/apache/coyote/http11/Http11Processo
           ("  filter chain", "org/apache/catalina/core/ApplicationFilterChain.doFilter"),
           ("  Boot's request observation", "org/springframework/web/filter/ServerHttpObservationFilter.doFilterInternal"),
           ("  Spring MVC dispatcher", "org/springframework/web/servlet/DispatcherServlet.doDispatch"),
-          ("  the fast path", "org/leafid/server/web/IdFastPathFilter.doFilter"),
+          ("  the fast path", "org/leafid/server/web/IdFastPathValve.invoke"),
           ("  issuing + answer (IdGetCall)", "org/leafid/server/web/IdGetCall.serve"),
           ("socket reads", "sun/nio/ch/SocketDispatcher.read"),
           ("socket writes", "sun/nio/ch/SocketDispatcher.write"),

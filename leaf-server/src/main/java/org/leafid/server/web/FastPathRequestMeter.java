@@ -6,9 +6,10 @@ import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
- * Records the requests {@link IdFastPathFilter} answers into Spring Boot's
+ * Records the requests {@link IdFastPathValve} answers into Spring Boot's
  * {@code http_server_requests_seconds}, with the labels Boot's own observation gives them
  * ({@code error}, {@code exception}, {@code method}, {@code outcome}, {@code status}, {@code uri}),
  * so a dashboard or alert over it sees the same series as before the fast path. The 200 timer of
@@ -19,19 +20,22 @@ final class FastPathRequestMeter {
 
     private static final String NONE = "none";
 
-    /** Null when {@code management.observations.enable.http.server.requests=false}: nothing recorded. */
-    private final MeterRegistry registry;
+    private final Supplier<MeterRegistry> registry;
+    /** False when {@code management.observations.enable.http.server.requests=false}: nothing recorded. */
+    private final boolean enabled;
     private final ConcurrentMap<Key, Timer> timers = new ConcurrentHashMap<>();
 
     private record Key(String uri, int status, String exception) {}
 
-    FastPathRequestMeter(MeterRegistry registry, boolean enabled) {
-        this.registry = enabled ? registry : null;
+    /** @param registry asked for the registry at the first {@link #endpoint}, not before */
+    FastPathRequestMeter(Supplier<MeterRegistry> registry, boolean enabled) {
+        this.registry = registry;
+        this.enabled = enabled;
     }
 
     /** A recorder for one endpoint, its 200 timer bound now. */
     Endpoint endpoint(String uriTemplate) {
-        return new Endpoint(uriTemplate, registry == null ? null : timer(new Key(uriTemplate, 200, NONE)));
+        return new Endpoint(uriTemplate, enabled ? timer(new Key(uriTemplate, 200, NONE)) : null);
     }
 
     private Timer timer(Key key) {
@@ -39,7 +43,7 @@ final class FastPathRequestMeter {
                 .description("Duration of HTTP server request handling")
                 .tags(Tags.of("error", k.exception(), "exception", k.exception(), "method", "GET",
                         "outcome", outcome(k.status()), "status", Integer.toString(k.status()), "uri", k.uri()))
-                .register(registry));
+                .register(registry.get()));
     }
 
     /** Boot's {@code outcome} label: the status class's name. */
@@ -70,7 +74,7 @@ final class FastPathRequestMeter {
          *     exceptions the problem handler answered are not labelled, as in Boot's observation
          */
         void record(long startedNanos, int status, Throwable unhandled) {
-            if (registry == null) {
+            if (!enabled) {
                 return;
             }
             long elapsed = System.nanoTime() - startedNanos;

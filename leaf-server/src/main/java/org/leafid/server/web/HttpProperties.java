@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code leaf.http.*}: how the server answers HTTP.
  *
  * @param fastPath answer {@code GET /api/segment/get/{tag}} and {@code GET /api/snowflake/get/{key}}
- *     in a servlet filter in front of Spring MVC ({@link IdFastPathFilter}); {@code false} sends
+ *     first in Tomcat's pipeline, ahead of the servlet filters and Spring MVC ({@link IdFastPathValve}); {@code false} sends
  *     them through Spring MVC like every other path. The answers are the same either way; the
  *     fast path serves about twice the requests per second (BENCHMARKS.md).
  */

@@ -10,7 +10,7 @@ import org.springframework.http.HttpHeaders;
 /**
  * One get endpoint's work ({@code GET /api/<mode>/get/{key}[?count=N]}): check the key and
  * {@code count}, issue, write the answer, time it into {@code leaf_id_requests_seconds}. Shared by
- * the Spring MVC controller and {@link IdFastPathFilter}, so both answer byte for byte alike.
+ * the Spring MVC controller and {@link IdFastPathValve}, so both answer byte for byte alike.
  * Failures are thrown as they are, before anything is written, for {@link ProblemHandler} to answer.
  */
 final class IdGetCall {

@@ -2,20 +2,20 @@ package org.leafid.server.web;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.List;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.snowflake.SnowflakeMeters;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.server.metrics.IdRequestTimers;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /** The get endpoints' calls, one per mode that is on, and the fast path in front of Spring MVC. */
@@ -64,20 +64,16 @@ class IdGetCallsConfiguration {
     }
 
     /**
-     * First in the chain, ahead of Boot's request observation (one step behind), so a request it
-     * answers is timed once, by {@link FastPathRequestMeter}. Mapped to the two get paths only:
-     * every other request passes no extra filter.
+     * First in the context's pipeline, ahead of the filters (Boot's request observation among them),
+     * so a request it answers is timed once, by {@link FastPathRequestMeter}.
      */
     @Bean
     @ConditionalOnProperty(name = "leaf.http.fast-path", havingValue = "true", matchIfMissing = true)
-    FilterRegistrationBean<IdFastPathFilter> idFastPathFilter(List<IdGetCall> calls,
-            @Qualifier("handlerExceptionResolver") HandlerExceptionResolver problems, MeterRegistry registry,
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> idFastPath(ObjectProvider<IdGetCall> calls,
+            @Qualifier("handlerExceptionResolver") ObjectProvider<HandlerExceptionResolver> problems,
+            ObjectProvider<MeterRegistry> registry,
             @Value("${management.observations.enable.http.server.requests:true}") boolean observed) {
-        FilterRegistrationBean<IdFastPathFilter> registration = new FilterRegistrationBean<>(
-                new IdFastPathFilter(calls, problems, new FastPathRequestMeter(registry, observed)));
-        registration.setName("idFastPathFilter");
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-        registration.addUrlPatterns("/api/segment/get/*", "/api/snowflake/get/*");
-        return registration;
+        return factory -> factory.addContextValves(new IdFastPathValve(() -> calls.orderedStream().toList(),
+                problems::getObject, new FastPathRequestMeter(registry::getObject, observed)));
     }
 }

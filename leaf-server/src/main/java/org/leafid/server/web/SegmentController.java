@@ -17,8 +17,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Segment IDs, Leaf-compatible: the ID as a plain-text decimal number; {@code ?count=N} for a batch.
- * Ordinary GETs of an ID are answered by {@link IdFastPathFilter} before they reach Spring MVC; this
- * mapping answers the rest (HEAD, a key the filter leaves alone) the same way, with the same code.
+ * Ordinary GETs of an ID are answered by {@link IdFastPathValve} before they reach Spring MVC; this
+ * mapping answers the rest (HEAD, a key the fast path leaves alone) the same way, with the same code.
  */
 @RestController
 @ConditionalOnLeafSwitch("leaf.segment.enable")

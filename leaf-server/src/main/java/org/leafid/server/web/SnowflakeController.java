@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * Snowflake IDs, Leaf-compatible. The key is validated but, as in Leaf, does not change the ID.
- * Ordinary GETs of an ID are answered by {@link IdFastPathFilter}; this mapping answers the rest.
+ * Ordinary GETs of an ID are answered by {@link IdFastPathValve}; this mapping answers the rest.
  */
 @RestController
 @ConditionalOnLeafSwitch("leaf.snowflake.enable")

@@ -26,7 +26,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * What the get endpoints answer, whichever way a request is served (the fast path of
- * {@link IdFastPathFilter} or Spring MVC): the same bodies, headers and problem answers, and no ID
+ * {@link IdFastPathValve} or Spring MVC): the same bodies, headers and problem answers, and no ID
  * lost to a refusal. The server runs on the real MySQL-protocol test database; an interceptor
  * counts the requests that reach a Spring MVC handler, so a test can tell which way served them.
  */
