@@ -26,17 +26,25 @@ class AcceptHeaderFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        if (!acceptParses(request)) {
+            ProblemJson.write(response, HttpServletResponse.SC_BAD_REQUEST, "invalid-accept",
+                    "The Accept header is not a list of media types (RFC 9110, section 12.5.1); send e.g. "
+                            + "'Accept: application/json' or leave it out");
+            return;
+        }
+        chain.doFilter(request, response);
+    }
+
+    /** Whether every {@code Accept} header of the request is a list of media types (or there is none). */
+    static boolean acceptParses(HttpServletRequest request) {
         Enumeration<String> accepts = request.getHeaders(HttpHeaders.ACCEPT);
         while (accepts != null && accepts.hasMoreElements()) {
             try {
                 MediaType.parseMediaTypes(accepts.nextElement());
             } catch (InvalidMediaTypeException e) {
-                ProblemJson.write(response, HttpServletResponse.SC_BAD_REQUEST, "invalid-accept",
-                        "The Accept header is not a list of media types (RFC 9110, section 12.5.1); send e.g. "
-                                + "'Accept: application/json' or leave it out");
-                return;
+                return false;
             }
         }
-        chain.doFilter(request, response);
+        return true;
     }
 }

@@ -4,7 +4,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * {@code leaf.http.*}: how the server answers HTTP.
+ * {@code leaf.http.*}: how the server answers HTTP. The record makes the key known (its metadata
+ * feeds the unknown-key check) and checks its type at start; {@link IdGetCallsConfiguration} reads
+ * it through its condition.
  *
  * @param fastPath answer {@code GET /api/segment/get/{tag}} and {@code GET /api/snowflake/get/{key}}
  *     first in Tomcat's pipeline, ahead of the servlet filters and Spring MVC ({@link IdFastPathValve}); {@code false} sends

@@ -4,15 +4,11 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Enumeration;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ValveBase;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.InvalidMediaTypeException;
-import org.springframework.http.MediaType;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
@@ -68,7 +64,7 @@ final class IdFastPathValve extends ValveBase {
                 String prefix = route.call().pathPrefix();
                 if (uri.startsWith(prefix, from)) {
                     String key = uri.substring(from + prefix.length());
-                    if (Keys.isValid(key) && acceptParses(request)) {
+                    if (Keys.isValid(key) && AcceptHeaderFilter.acceptParses(request)) {
                         serve(known.problems(), route, key, request.getRequest(), response.getResponse());
                         return;
                     }
@@ -102,18 +98,5 @@ final class IdFastPathValve extends ValveBase {
             }
         }
         route.meter().record(started, response.getStatus(), null);
-    }
-
-    /** Whether every {@code Accept} header is a list of media types; {@link AcceptHeaderFilter} answers the others. */
-    private static boolean acceptParses(HttpServletRequest request) {
-        Enumeration<String> accepts = request.getHeaders(HttpHeaders.ACCEPT);
-        while (accepts != null && accepts.hasMoreElements()) {
-            try {
-                MediaType.parseMediaTypes(accepts.nextElement());
-            } catch (InvalidMediaTypeException e) {
-                return false;
-            }
-        }
-        return true;
     }
 }
