@@ -41,6 +41,13 @@ CREATE TABLE IF NOT EXISTS leaf_shard_watermark (
   PRIMARY KEY (app_id, shard_id)
 );
 
+-- Leaf's high-water marks of sql/leaf_high_water.sql (both modes).
+CREATE TABLE IF NOT EXISTS leaf_high_water (
+  name varchar(160) NOT NULL,
+  high bigint       NOT NULL,
+  PRIMARY KEY (name)
+);
+
 -- The sample app: 64 rows, shard 0..63, max_id 0 (the first block is 1..step), no limit. Only
 -- when the app has no row at all: a row an operator deleted is not put back at max_id 0, which
 -- would issue its indexes again.

@@ -33,6 +33,7 @@ public final class LeafSqlSessions {
         configuration.addMapper(WorkerNodeMapper.class);
         configuration.addMapper(IdAllocMapper.class);
         configuration.addMapper(LeafShardMapper.class);
+        configuration.addMapper(HighWaterMapper.class);
         return new SqlSessionFactoryBuilder().build(configuration);
     }
 

@@ -2,6 +2,7 @@ package org.leafid.core.shard;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +19,9 @@ public final class ShardAppDirectory {
     /** Indexed by app id; replaced whole, never written in place. */
     private volatile ShardApp[] byId = new ShardApp[ShardId.MAX_APP_ID + 1];
     private volatile List<ShardApp> apps = List.of();
+    /** Apps listed but not served here, with the reason; replaced whole by each update. */
+    private volatile Map<Integer, String> refused = Map.of();
+    private volatile boolean loaded;
 
     public ShardAppDirectory(ShardStore store) {
         this.store = store;
@@ -39,7 +43,15 @@ public final class ShardAppDirectory {
      * so that the store is read once per refresh). Apps whose id does not fit the 8 bits of the
      * ID layout are left out with a warning: no ID could name them.
      */
-    public synchronized void update(List<ShardApp> listed) {
+    public void update(List<ShardApp> listed) {
+        update(listed, Map.of());
+    }
+
+    /**
+     * As {@link #update(List)}, leaving out the apps of {@code refusals} (app id to the reason this
+     * server may not serve it), which {@link #refusal} then answers with.
+     */
+    public synchronized void update(List<ShardApp> listed, Map<Integer, String> refusals) {
         ShardApp[] table = new ShardApp[ShardId.MAX_APP_ID + 1];
         List<ShardApp> kept = new ArrayList<>();
         for (ShardApp app : listed) {
@@ -48,11 +60,31 @@ public final class ShardAppDirectory {
                         app.appId(), app.appName(), ShardId.MAX_APP_ID);
                 continue;
             }
+            if (refusals.containsKey(app.appId())) {
+                continue;
+            }
             table[app.appId()] = app;
             kept.add(app);
         }
         byId = table;
         apps = List.copyOf(kept);
+        refused = Map.copyOf(refusals);
+        loaded = true;
+    }
+
+    /** Whether the app list has been read at least once: before that, no app is known to be unknown. */
+    public boolean loaded() {
+        return loaded;
+    }
+
+    /** Why this server does not serve an app that the store lists, or null when it does (or none is listed). */
+    public String refusal(int appId) {
+        return refused.get(appId);
+    }
+
+    /** The apps listed but not served here, with the reasons. */
+    public Map<Integer, String> refusals() {
+        return refused;
     }
 
     /** The app, or null when it was not in the store at the last refresh (or the id is out of range). */
@@ -61,7 +93,7 @@ public final class ShardAppDirectory {
         return appId >= 0 && appId < table.length ? table[appId] : null;
     }
 
-    /** Every app served, in the store's order. */
+    /** Every app served, in the store's order (without the refused ones). */
     public List<ShardApp> apps() {
         return apps;
     }

@@ -25,6 +25,13 @@ public interface LeafAllocMapper {
                AND max_id <= 9223372036854775807 - GREATEST(#{step}, step)""")
     int advanceMaxId(@Param("tag") String tag, @Param("step") long step);
 
+    /**
+     * Moves a row's {@code max_id} forward to {@code maxId}, within the reservation that found it
+     * below its high-water mark (the row is locked by that reservation's UPDATE).
+     */
+    @Update("UPDATE leaf_alloc SET max_id = #{maxId} WHERE biz_tag = #{tag} AND max_id < #{maxId}")
+    int moveMaxIdTo(@Param("tag") String tag, @Param("maxId") long maxId);
+
     @Select("SELECT biz_tag, max_id, step FROM leaf_alloc WHERE biz_tag = #{tag}")
     @ConstructorArgs({
         @Arg(column = "biz_tag", javaType = String.class),

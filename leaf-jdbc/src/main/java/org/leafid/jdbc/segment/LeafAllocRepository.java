@@ -10,6 +10,7 @@ import org.leafid.core.TagExhaustedException;
 import org.leafid.core.UnknownTagException;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
+import org.leafid.jdbc.HighWaterMarks;
 import org.leafid.jdbc.LeafSqlSessions;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
@@ -34,11 +35,13 @@ public final class LeafAllocRepository implements SegmentStore {
 
     private final SqlSessionFactory sessions;
     private final String url;
+    private final HighWaterMarks marks;
 
     /** @param sessions Leaf's one session factory ({@link LeafSqlSessions}) */
     public LeafAllocRepository(SqlSessionFactory sessions) {
         this.sessions = sessions;
         this.url = LeafSqlSessions.url(sessions);
+        this.marks = new HighWaterMarks(sessions, "leaf_alloc");
     }
 
     /** The database's url as messages show it (the caller strips the password), or the pool's name. */
@@ -51,21 +54,59 @@ public final class LeafAllocRepository implements SegmentStore {
         if (requestedStep < 1) {
             throw new IllegalArgumentException("requestedStep must be at least 1: " + requestedStep);
         }
+        try {
+            return reserveAboveMark(tag, requestedStep);
+        } catch (HighWaterMarks.MissingTableException firstUse) {
+            try {
+                marks.createTable();
+            } catch (PersistenceException e) {
+                throw new SegmentStoreException(tag, "no block could be reserved: leaf_high_water is missing and "
+                        + "could not be created: " + SqlFailures.describe(e, url) + "; create it with "
+                        + HighWaterMarks.TABLE_SCRIPT + " in the database of leaf.jdbc.url", e);
+            }
+            return reserveAboveMark(tag, requestedStep);
+        }
+    }
+
+    /**
+     * Leaf's UPDATE and SELECT, then the high-water check, in one transaction: the block
+     * {@code [max_id - size, max_id)} is served only when it starts at or above the highest
+     * {@code max_id} this fleet reserved before; a row found below is moved past it first.
+     */
+    private AllocRow reserveAboveMark(String tag, long requestedStep) {
         try (SqlSession session = sessions.openSession(false)) {
             LeafAllocMapper mapper = session.getMapper(LeafAllocMapper.class);
             int updated = mapper.advanceMaxId(tag, requestedStep);
             AllocRow row = mapper.find(tag);
-            session.commit();
             if (row == null) {
+                session.commit();
                 throw new UnknownTagException(tag);
             }
             if (updated == 0) {
+                session.commit();
                 throw new TagExhaustedException(tag, row.maxId(), Math.max(requestedStep, row.step()));
             }
+            long size = Math.max(requestedStep, row.step());
+            long mark = marks.mark(session, tag);
+            if (row.maxId() - size < mark) {
+                if (mark > Long.MAX_VALUE - size) {
+                    throw new TagExhaustedException(tag, mark, size);
+                }
+                mapper.moveMaxIdTo(tag, mark + size);
+                marks.movedBack(tag, row.maxId() - size, mark, mark + size);
+                row = new AllocRow(tag, mark + size, row.step());
+            }
+            marks.raise(session, tag, row.maxId(), mark);
+            session.commit();
             return row;
         } catch (PersistenceException e) {
             throw new SegmentStoreException(tag, "no block could be reserved in leaf_alloc: " + explain(e), e);
         }
+    }
+
+    /** The high-water marks of the tags, for the admin API's check and the meters. */
+    public HighWaterMarks marks() {
+        return marks;
     }
 
     @Override

@@ -31,6 +31,15 @@ public interface IdAllocMapper {
                AND max_id <= 9223372036854775807 - CAST(step AS DECIMAL(20)) * #{blocks}""")
     int advanceMaxId(@Param("appId") int appId, @Param("shardId") int shardId, @Param("blocks") long blocks);
 
+    /**
+     * Moves a row's {@code max_id} forward to {@code maxId}, within the reservation that found it
+     * below its high-water mark (the row is locked by that reservation's UPDATE).
+     */
+    @Update("""
+            UPDATE id_alloc SET max_id = #{maxId}
+             WHERE app_id = #{appId} AND shard_id = #{shardId} AND max_id < #{maxId}""")
+    int moveMaxIdTo(@Param("appId") int appId, @Param("shardId") int shardId, @Param("maxId") long maxId);
+
     @Select("SELECT " + COLUMNS + " FROM id_alloc WHERE app_id = #{appId} AND shard_id = #{shardId}")
     @ConstructorArgs({
         @Arg(column = "app_id", javaType = int.class),

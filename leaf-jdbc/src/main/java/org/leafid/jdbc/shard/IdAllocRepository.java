@@ -15,6 +15,7 @@ import org.leafid.core.shard.ShardStore;
 import org.leafid.core.shard.ShardStoreException;
 import org.leafid.core.shard.UnknownAppException;
 import org.leafid.core.shard.UnknownShardException;
+import org.leafid.jdbc.HighWaterMarks;
 import org.leafid.jdbc.LeafSqlSessions;
 import org.leafid.jdbc.SqlFailures;
 
@@ -42,11 +43,13 @@ public final class IdAllocRepository implements ShardStore {
 
     private final SqlSessionFactory sessions;
     private final String url;
+    private final HighWaterMarks marks;
 
     /** @param sessions Leaf's one session factory ({@link LeafSqlSessions}) */
     public IdAllocRepository(SqlSessionFactory sessions) {
         this.sessions = sessions;
         this.url = LeafSqlSessions.url(sessions);
+        this.marks = new HighWaterMarks(sessions, "id_alloc");
     }
 
     @Override
@@ -54,24 +57,77 @@ public final class IdAllocRepository implements ShardStore {
         if (blocks < 1) {
             throw new IllegalArgumentException("blocks must be at least 1: " + blocks);
         }
+        try {
+            return reserveAboveMark(appId, shardId, blocks);
+        } catch (HighWaterMarks.MissingTableException firstUse) {
+            try {
+                marks.createTable();
+            } catch (PersistenceException e) {
+                throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be "
+                        + "reserved: leaf_high_water is missing and could not be created: "
+                        + SqlFailures.describe(e, url) + "; create it with " + HighWaterMarks.TABLE_SCRIPT, e);
+            }
+            return reserveAboveMark(appId, shardId, blocks);
+        }
+    }
+
+    /**
+     * UPDATE and SELECT, then the high-water check, in one transaction: the block
+     * {@code old max_id + 1 .. new max_id} is served only when it starts above the highest
+     * {@code max_id} this fleet reserved for the (app, shard) before, whatever happened to the row
+     * since (an app deleted and created again starts at 0); a row found below is moved past it first.
+     */
+    private ShardBlock reserveAboveMark(int appId, int shardId, int blocks) {
         try (SqlSession session = sessions.openSession(false)) {
             IdAllocMapper mapper = session.getMapper(IdAllocMapper.class);
             int updated = mapper.advanceMaxId(appId, shardId, blocks);
             IdAllocRow row = mapper.find(appId, shardId);
-            boolean appHasRows = row != null || mapper.countRows(appId) > 0;
-            session.commit();
             if (row == null) {
+                boolean appHasRows = mapper.countRows(appId) > 0;
+                session.commit();
                 throw appHasRows ? new UnknownShardException(appId, shardId) : new UnknownAppException(appId);
             }
             if (updated == 0) {
+                session.commit();
                 throw refusal(row, blocks);
             }
             long size = (long) row.step() * blocks;
-            return new ShardBlock(appId, shardId, row.maxId() - size + 1, row.maxId(), row.step());
+            long maxId = row.maxId();
+            String key = markKey(appId, shardId);
+            long mark = marks.mark(session, key);
+            if (maxId - size + 1 <= mark) {
+                if (mark > Long.MAX_VALUE - size) {
+                    throw new AppLimitReachedException(appId, shardId, row.maxLimitId());
+                }
+                mapper.moveMaxIdTo(appId, shardId, mark + size);
+                marks.movedBack(key, maxId - size, mark, mark + size);
+                maxId = mark + size;
+            }
+            marks.raise(session, key, maxId, mark);
+            session.commit();
+            return new ShardBlock(appId, shardId, maxId - size + 1, maxId, row.step());
         } catch (PersistenceException e) {
             throw new ShardStoreException("no block of app " + appId + " shard " + shardId
                     + " could be reserved in id_alloc: " + explain(e, TABLE_SCRIPT), e);
         }
+    }
+
+    /** The name of an (app, shard)'s high-water mark; {@code appId + ":%"} matches every shard of the app. */
+    private static String markKey(int appId, int shardId) {
+        return appId + ":" + shardId;
+    }
+
+    /**
+     * The highest {@code max_id} this fleet has reserved in any shard of the app, kept after its rows
+     * are deleted; 0 when none was.
+     */
+    public long highWaterOfApp(int appId) {
+        return marks.highest(appId + ":%");
+    }
+
+    /** The high-water marks of the (app, shard)s, for the meters. */
+    public HighWaterMarks marks() {
+        return marks;
     }
 
     /** Why the guarded UPDATE left an existing row alone. */

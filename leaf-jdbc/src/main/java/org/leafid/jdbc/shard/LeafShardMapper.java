@@ -1,14 +1,39 @@
 package org.leafid.jdbc.shard;
 
+import java.util.List;
+import org.apache.ibatis.annotations.Arg;
+import org.apache.ibatis.annotations.ConstructorArgs;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
 
 /** SQL on Leaf's own shard tables ({@code sql/leaf_shard.sql}); every value is a bound parameter. */
 public interface LeafShardMapper {
 
     @Select("SELECT fingerprint FROM leaf_shard_key WHERE app_id = #{appId}")
     String fingerprint(@Param("appId") int appId);
+
+    /** Every recorded mode, one row per app. */
+    @Select("SELECT app_id, fingerprint FROM leaf_shard_key ORDER BY app_id")
+    @ConstructorArgs({
+        @Arg(column = "app_id", javaType = int.class),
+        @Arg(column = "fingerprint", javaType = String.class)
+    })
+    List<RecordedMode> all();
+
+    /** The table of {@code sql/leaf_shard.sql}, in the words every supported database accepts. */
+    @Update("""
+            CREATE TABLE IF NOT EXISTS leaf_shard_key (
+              app_id      int          NOT NULL,
+              fingerprint varchar(128) NOT NULL,
+              created_at  timestamp    NOT NULL DEFAULT CURRENT_TIMESTAMP,
+              PRIMARY KEY (app_id)
+            )""")
+    void createKeyTable();
+
+    /** A row of {@code leaf_shard_key}: the app's mode, {@code plain} or an opaque key's fingerprint. */
+    record RecordedMode(int appId, String fingerprint) {}
 
     /** A plain INSERT: a fingerprint already recorded fails on the primary key and is never overwritten. */
     @Insert("INSERT INTO leaf_shard_key(app_id, fingerprint) VALUES (#{appId}, #{fingerprint})")

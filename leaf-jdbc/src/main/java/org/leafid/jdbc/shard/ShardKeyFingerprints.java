@@ -1,24 +1,37 @@
 package org.leafid.jdbc.shard;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.jdbc.LeafSqlSessions;
 import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.shard.LeafShardMapper.RecordedMode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The fingerprint of {@code leaf.shard.opaque-key} recorded per app in {@code leaf_shard_key}.
- * The opaque permutation depends on the key, so issuing an app's IDs with another key could
- * issue an ID again: the first start records the fingerprint, every later start compares, and
- * the server refuses to start on {@link Check#DIFFERS}. A recorded fingerprint is never
- * overwritten here; rotating a key means moving to a new app id.
+ * Each app's mode, decided once and recorded in {@code leaf_shard_key}: {@link #PLAIN}, or the
+ * fingerprint of the {@code leaf.shard.opaque-key} (and range) its IDs are permuted with. Plain
+ * and opaque IDs of one app, or opaque IDs of two keys, could land on each other, so the first
+ * server to see an app claims it with one INSERT that only one server can win (the primary key
+ * refuses every other), and every server compares its own mode with the recorded one before it
+ * serves the app. A recorded mode is never overwritten here; changing it means a new app id.
+ *
+ * <p>The table is created on first use when missing, so that a deployment that never ran
+ * {@code sql/leaf_shard.sql} records modes all the same.
  */
 public final class ShardKeyFingerprints {
 
     /** The script that creates the table, named in the hint when it is missing. */
     public static final String TABLE_SCRIPT = "sql/leaf_shard.sql";
+    /** The mode recorded for an app whose IDs carry their indexes as they are. */
+    public static final String PLAIN = "plain";
 
+    private static final Logger log = LoggerFactory.getLogger(ShardKeyFingerprints.class);
     private static final int MAX_FINGERPRINT = 128;
 
     /** What {@link #check} found. */
@@ -27,7 +40,7 @@ public final class ShardKeyFingerprints {
         RECORDED,
         /** The recorded one is this one. */
         MATCHES,
-        /** Another key's fingerprint is recorded: issuing with this key could repeat IDs. */
+        /** Another mode is recorded: issuing in this one could repeat IDs. */
         DIFFERS
     }
 
@@ -40,19 +53,32 @@ public final class ShardKeyFingerprints {
         this.url = LeafSqlSessions.url(sessions);
     }
 
-    /** The fingerprint recorded for the app, if any. */
+    /** The mode recorded for the app, if any. */
     public Optional<String> recorded(int appId) {
-        try (SqlSession session = sessions.openSession(true)) {
-            return Optional.ofNullable(session.getMapper(LeafShardMapper.class).fingerprint(appId));
-        } catch (PersistenceException e) {
-            throw failure(e, "read the key fingerprint of app " + appId);
-        }
+        return withTable("read the mode of app " + appId, () -> {
+            try (SqlSession session = sessions.openSession(true)) {
+                return Optional.ofNullable(session.getMapper(LeafShardMapper.class).fingerprint(appId));
+            }
+        });
+    }
+
+    /** Every recorded mode, by app id: one read for a whole refresh of the app list. */
+    public Map<Integer, String> all() {
+        return withTable("read the apps' modes", () -> {
+            try (SqlSession session = sessions.openSession(true)) {
+                Map<Integer, String> modes = new HashMap<>();
+                for (RecordedMode mode : session.getMapper(LeafShardMapper.class).all()) {
+                    modes.put(mode.appId(), mode.fingerprint());
+                }
+                return modes;
+            }
+        });
     }
 
     /**
      * Records {@code fingerprint} for the app when none is, else compares it with the recorded one.
-     * Two instances starting at once cannot both record: the primary key refuses the second
-     * insert, which then compares with what the first recorded.
+     * Two instances at once cannot both record: the primary key refuses the second insert, which
+     * then compares with what the first recorded.
      */
     public Check check(int appId, String fingerprint) {
         if (fingerprint == null || fingerprint.isBlank() || fingerprint.length() > MAX_FINGERPRINT) {
@@ -67,7 +93,7 @@ public final class ShardKeyFingerprints {
             return Check.RECORDED;
         } catch (PersistenceException e) {
             if (!SqlFailures.duplicateKey(e)) {
-                throw failure(e, "record the key fingerprint of app " + appId);
+                throw failure(e, "record the mode of app " + appId);
             }
         }
         return compare(recorded(appId).orElseThrow(), fingerprint);
@@ -75,6 +101,28 @@ public final class ShardKeyFingerprints {
 
     private static Check compare(String recorded, String fingerprint) {
         return recorded.equals(fingerprint) ? Check.MATCHES : Check.DIFFERS;
+    }
+
+    /** Runs {@code read}; when the table is missing, creates it and runs it again. */
+    private <T> T withTable(String action, Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (PersistenceException e) {
+            if (SqlFailures.classify(e) != SqlFailures.Kind.MISSING_TABLE) {
+                throw failure(e, action);
+            }
+        }
+        try (SqlSession session = sessions.openSession(true)) {
+            session.getMapper(LeafShardMapper.class).createKeyTable();
+        } catch (PersistenceException e) {
+            throw failure(e, "create the table leaf_shard_key (it is missing)");
+        }
+        log.info("Created table leaf_shard_key (each shard-mode app's mode, plain or opaque; see {})", TABLE_SCRIPT);
+        try {
+            return read.get();
+        } catch (PersistenceException e) {
+            throw failure(e, action);
+        }
     }
 
     private ShardTableException failure(PersistenceException e, String action) {

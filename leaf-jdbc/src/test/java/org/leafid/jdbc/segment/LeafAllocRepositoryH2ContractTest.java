@@ -1,8 +1,11 @@
 package org.leafid.jdbc.segment;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.alibaba.druid.pool.DruidDataSource;
 import java.nio.file.Path;
 import java.sql.Connection;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.jdbc.EmbeddedDatabase;
 
@@ -29,5 +32,15 @@ class LeafAllocRepositoryH2ContractTest extends LeafAllocRepositoryContractTest 
             throw e;
         }
         return pool;
+    }
+
+    @Test
+    void theHighWaterTableIsCreatedWhenMissing() {
+        execute("DROP TABLE leaf_high_water");
+        String tag = newTag("no-table");
+        insert(tag, 1, 100);
+
+        assertThat(store().reserve(tag, 1).maxId()).isEqualTo(101);
+        assertThat(marks().highest(tag)).isEqualTo(101);
     }
 }

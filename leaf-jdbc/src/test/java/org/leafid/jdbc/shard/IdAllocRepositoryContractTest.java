@@ -62,6 +62,34 @@ abstract class IdAllocRepositoryContractTest extends ShardStoreContractTest {
     }
 
     @Test
+    void anAppDeletedAndCreatedAgainGoesOnAboveWhatItReservedBefore() {
+        insertRow(53, "recreated", 4, 0, 10, 0);
+        store.reserve(53, 4, 1);
+        store.reserve(53, 4, 3); // indexes 1..40 reserved
+        ShardDatabases.update(pool, "DELETE FROM id_alloc WHERE app_id = ?", 53);
+        assertThat(store.highWaterOfApp(53)).as("kept after the rows' deletion").isEqualTo(40);
+
+        insertRow(53, "recreated", 4, 0, 10, 0);
+        ShardBlock block = store.reserve(53, 4, 1);
+
+        assertThat(block.firstIndex()).isEqualTo(41);
+        assertThat(block.lastIndex()).isEqualTo(50);
+        assertThat(ShardDatabases.maxId(pool, 53, 4)).isEqualTo(50);
+        assertThat(store.marks().movedBackCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aMaxIdSetBackIsMovedPastTheMarkAndOtherShardsKeepTheirOwn() {
+        insertRow(54, "setback", 0, 0, 100, 0);
+        insertRow(54, "setback", 1, 0, 100, 0);
+        store.reserve(54, 0, 2); // 1..200
+        ShardDatabases.update(pool, "UPDATE id_alloc SET max_id = 50 WHERE app_id = 54 AND shard_id = 0");
+
+        assertThat(store.reserve(54, 0, 1).firstIndex()).isEqualTo(201);
+        assertThat(store.reserve(54, 1, 1).firstIndex()).as("shard 1 has no mark of shard 0's").isEqualTo(1);
+    }
+
+    @Test
     void reservationReachingLongMaxExactlyIsGrantedAndIsTheLast() {
         insertRow(51, "edge", 0, Long.MAX_VALUE - 10, 10, 0);
 

@@ -50,6 +50,7 @@ final class ShardDatabases {
             statement.executeUpdate("DELETE FROM id_alloc");
             statement.executeUpdate("DELETE FROM leaf_shard_key");
             statement.executeUpdate("DELETE FROM leaf_shard_watermark");
+            statement.executeUpdate("DELETE FROM leaf_high_water WHERE name LIKE 'id_alloc:%'");
         } catch (SQLException e) {
             pool.close();
             throw e;

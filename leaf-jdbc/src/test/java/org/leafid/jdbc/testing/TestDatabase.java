@@ -113,6 +113,7 @@ public final class TestDatabase {
         runScript(repoFile("sql/leaf_alloc.sql"));
         runScript(repoFile("sql/leaf_workerid_alloc.sql"));
         runScript(repoFile("sql/leaf_shard.sql"));
+        runScript(repoFile("sql/leaf_high_water.sql"));
         if (!hasTable("id_alloc")) {
             runScript(repoFile("sql/id_alloc.sql"));
         }

@@ -45,6 +45,21 @@ class AdminAppsController {
             throw ModeDisabledException.shard();
         }
         AppRequests.NewApp request = AppRequests.newApp(body);
+        int appId = request.appId();
+        if (!table.rows(appId).isEmpty()) {
+            throw new AppExistsException(appId);
+        }
+        long mark = table.highWaterOfApp(appId);
+        if (mark > 0) {
+            throw new BelowHighWaterException("App " + appId + " had indexes up to " + mark + " reserved before its "
+                    + "rows were deleted (leaf_high_water keeps them); created again from 0 it would issue them again. "
+                    + "Use a new app id (0-255)");
+        }
+        ShardAppRefresher apps = refresher.getIfAvailable();
+        String modeTaken = apps == null ? null : apps.claimModeOfNewApp(appId, request.maxLimitId());
+        if (modeTaken != null) {
+            throw new AppModeTakenException("This server cannot create " + modeTaken);
+        }
         ShardApp app = table.createApp(request.appId(), request.appName(), request.step(), request.maxLimitId(),
                 request.description()).orElseThrow(() -> new AppExistsException(request.appId()));
         log.info("Admin: created app {} '{}' (64 shards, step {}, max_limit_id {})", app.appId(), app.appName(),

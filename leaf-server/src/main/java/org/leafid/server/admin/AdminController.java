@@ -1,7 +1,6 @@
 package org.leafid.server.admin;
 
 import java.net.URI;
-import java.util.List;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.core.SegmentStoreException;
 import org.leafid.core.UnknownTagException;
@@ -23,7 +22,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The admin API on {@code leaf_alloc}: create a tag, change a tag's step, re-read the tag list.
+ * The admin API on {@code leaf_alloc}: create a tag, change a tag's step ({@link AdminRefreshController}
+ * re-reads the lists).
  * Exists only with a {@code leaf.admin.token}; {@link AdminAuth} checks it before any of these
  * methods runs. Every change is a plain statement on the table, so other instances see it at
  * their next refresh (new tags) or next block load (steps), as after an operator's SQL edit.
@@ -47,6 +47,16 @@ class AdminController {
     @PostMapping("/tags")
     ResponseEntity<TagView> create(@RequestBody JsonNode body) {
         TagRequests.NewTag request = TagRequests.newTag(body);
+        if (table.row(request.tag()).isPresent()) {
+            throw new TagExistsException(request.tag());
+        }
+        long mark = table.marks().highest(request.tag());
+        if (request.maxId() < mark) {
+            throw new BelowHighWaterException("Tag '" + request.tag() + "' had numbers up to " + (mark - 1)
+                    + " reserved before its row was deleted (leaf_high_water keeps " + mark + "); created with maxId "
+                    + request.maxId() + " it would issue them again. Create it with maxId " + mark
+                    + " or above, or use a new tag");
+        }
         TagRow row = table.insert(request.tag(), request.maxId(), request.step(), request.description())
                 .orElseThrow(() -> new TagExistsException(request.tag()));
         log.info("Admin: created tag '{}' with max_id {} and step {}", row.tag(), row.maxId(), row.step());
@@ -67,15 +77,6 @@ class AdminController {
         return TagView.of(row);
     }
 
-    @PostMapping("/refresh")
-    RefreshView refresh() {
-        SegmentAllocator.Refresh refresh = allocator.refresh();
-        return new RefreshView(sorted(refresh.added()), sorted(refresh.removed()));
-    }
-
-    /** What a refresh changed, each list sorted. */
-    record RefreshView(List<String> added, List<String> removed) {}
-
     /**
      * Re-reads the tag list so this instance serves the new tag now rather than at the next
      * periodic refresh. The row is committed whatever happens here, so a failed re-read is not
@@ -88,9 +89,5 @@ class AdminController {
             log.warn("Tag '{}' was created, but the tag list could not be re-read ({}); it is served from the "
                     + "next periodic refresh", tag, e.getMessage());
         }
-    }
-
-    private static List<String> sorted(List<String> tags) {
-        return tags.stream().sorted().toList();
     }
 }

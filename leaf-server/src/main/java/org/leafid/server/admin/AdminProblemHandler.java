@@ -60,6 +60,17 @@ class AdminProblemHandler {
         return Problems.response(HttpStatus.BAD_REQUEST, "invalid-request", detail + "; nothing was changed", 0);
     }
 
+    @ExceptionHandler(BelowHighWaterException.class)
+    ResponseEntity<ProblemDetail> belowHighWater(BelowHighWaterException e) {
+        return Problems.response(HttpStatus.CONFLICT, "below-high-water", e.getMessage() + "; nothing was changed", 0);
+    }
+
+    @ExceptionHandler(AppModeTakenException.class)
+    ResponseEntity<ProblemDetail> appModeTaken(AppModeTakenException e) {
+        return Problems.response(HttpStatus.CONFLICT, "app-mode-conflict", e.getMessage() + "; nothing was changed",
+                0);
+    }
+
     @ExceptionHandler(TagExistsException.class)
     ResponseEntity<ProblemDetail> tagExists(TagExistsException e) {
         return Problems.response(HttpStatus.CONFLICT, "tag-exists", e.getMessage()

@@ -11,6 +11,7 @@ import org.leafid.core.TimestampOverflowException;
 import org.leafid.core.UnknownTagException;
 import org.leafid.core.WorkerIdUnavailableException;
 import org.leafid.core.shard.AppLimitReachedException;
+import org.leafid.core.shard.AppModeConflictException;
 import org.leafid.core.shard.ShardStoreException;
 import org.leafid.core.shard.UnknownAppException;
 import org.leafid.core.shard.UnknownShardException;
@@ -102,6 +103,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         refusals.error("app-limit-reached", e.getMessage());
         // No Retry-After: waiting does not help, only an operator does.
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "app-limit-reached", e.getMessage(), 0);
+    }
+
+    @ExceptionHandler(AppModeConflictException.class)
+    ResponseEntity<ProblemDetail> appModeConflict(AppModeConflictException e) {
+        // Logged once when the refusal began (ShardAppModes); waiting does not help, only an operator does.
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "app-mode-conflict", "This server does not serve "
+                + e.getMessage(), 0);
     }
 
     @ExceptionHandler(ShardStoreException.class)

@@ -1,7 +1,6 @@
 package org.leafid.server.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,8 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Opaque shard IDs ({@code leaf.shard.opaque-key}) through the real server on MariaDB: the index
- * part no longer counts up, decoding it needs the admin token, and a start with another key on
- * the same database is refused before anything is issued.
+ * part no longer counts up, decoding it needs the admin token, and a server with another key (or
+ * none) on the same database does not serve the app: 503 app-mode-conflict, readiness DOWN.
  */
 class ShardOpaqueHttpTest {
 
@@ -97,9 +96,10 @@ class ShardOpaqueHttpTest {
             assertThat(JSON.readTree(http.get("/api/shard/apps").body()).get(0).get("opaque").asBoolean()).isTrue();
         }
 
-        assertThatThrownBy(() -> start(OTHER_KEY).close())
-                .rootCause().hasMessageContaining("leaf.shard.opaque-key")
-                .hasMessageContaining("app " + APP).hasMessageContaining("create a new app id");
+        // Another key: the server starts, but does not serve the app (its IDs would repeat), and says why.
+        try (ConfigurableApplicationContext server = start(OTHER_KEY)) {
+            assertRefused(new Http(port(server)), "app " + APP + "'s IDs are issued with key", "create a new app id");
+        }
 
         // The right key again: served on from where the first server left, no ID repeated.
         try (ConfigurableApplicationContext server = start(KEY)) {
@@ -111,26 +111,38 @@ class ShardOpaqueHttpTest {
         }
 
         // A server without the key would issue plain IDs that permuted ones may equal: refused.
-        assertThatThrownBy(() -> start(null).close())
-                .rootCause().hasMessageContaining("leaf.shard.opaque-key is not set")
-                .hasMessageContaining("app " + APP + "'s IDs are opaque");
+        try (ConfigurableApplicationContext server = start(null)) {
+            assertRefused(new Http(port(server)), "app " + APP + "'s IDs are opaque", "has no leaf.shard.opaque-key");
+        }
     }
 
     @Test
-    void anAppThatIssuedPlainIdsCannotTakeUpAKey() {
+    void anAppThatIssuedPlainIdsIsRecordedPlainAndNotServedWithAKey() {
         int plainApp = 13;
         for (int shard = 0; shard < 64; shard++) {
             DATABASE.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, max_limit_id) "
                     + "VALUES (?, 'plain', ?, ?, 1000, 0)", plainApp, shard == 5 ? 1000 : 0, shard);
         }
-        try {
-            assertThatThrownBy(() -> start(KEY).close())
-                    .rootCause().hasMessageContaining("cannot be taken up by app " + plainApp)
-                    .hasMessageContaining("already issued plain IDs").hasMessageContaining("new app id");
+        try (ConfigurableApplicationContext server = start(KEY)) {
+            Http http = new Http(port(server));
+            HttpResponse<String> get = http.get("/api/shard/get/" + plainApp);
+            assertThat(get.statusCode()).isEqualTo(503);
+            assertThat(get.body()).contains("app-mode-conflict").contains("app " + plainApp + " issues plain IDs");
         } finally {
             DATABASE.update("DELETE FROM id_alloc WHERE app_id = ?", plainApp);
         }
-        assertThat(DATABASE.number("SELECT COUNT(*) FROM leaf_shard_key WHERE app_id = ?", plainApp)).isZero();
+        assertThat(DATABASE.number("SELECT COUNT(*) FROM leaf_shard_key WHERE app_id = ? AND fingerprint = 'plain'",
+                plainApp)).isOne();
+    }
+
+    /** The app answers 503 app-mode-conflict with the reason, and readiness is DOWN naming it. */
+    private static void assertRefused(Http http, String... reason) {
+        HttpResponse<String> get = http.get("/api/shard/get/" + APP + "?gatePass=alice");
+        assertThat(get.statusCode()).isEqualTo(503);
+        assertThat(get.body()).contains("urn:leaf:problem:app-mode-conflict").contains(reason);
+        HttpResponse<String> readiness = http.get("/actuator/health/readiness");
+        assertThat(readiness.statusCode()).isEqualTo(503);
+        assertThat(readiness.body()).contains("shardApps").contains("\"" + APP + "\"").contains(reason[0]);
     }
 
     /** @param key the opaque key, or null for a server without one */

@@ -2,9 +2,11 @@ package org.leafid.autoconfigure.shard;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.core.DaemonThreads;
@@ -24,31 +26,72 @@ import org.springframework.context.SmartLifecycle;
 public final class ShardAppRefresher implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ShardAppRefresher.class);
+    private static final long ON_DEMAND_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final MemoryShardIndexSource buffers;
     private final ShardAppDirectory directory;
     private final Duration interval;
     private final List<Consumer<List<ShardApp>>> listeners;
+    /** Decides which apps this server may serve (plain or opaque); null when the store has no table of modes. */
+    private final ShardAppModes modes;
+    /** When the last on-demand read began ({@link System#nanoTime}); at most one a second. */
+    private final AtomicLong lastOnDemandNanos = new AtomicLong(System.nanoTime() - ON_DEMAND_GAP_NANOS);
     private volatile ScheduledExecutorService scheduler;
     private volatile RuntimeException lastFailure;
     /** When the last scheduled read began; only the scheduler's thread uses it. */
     private long lastReadNanos = System.nanoTime();
 
     ShardAppRefresher(MemoryShardIndexSource buffers, ShardAppDirectory directory, Duration interval,
-            List<Consumer<List<ShardApp>>> listeners) {
+            List<Consumer<List<ShardApp>>> listeners, ShardAppModes modes) {
         this.buffers = buffers;
         this.directory = directory;
         this.interval = interval;
         this.listeners = List.copyOf(listeners);
+        this.modes = modes;
     }
 
-    /** Reads the apps now; a listener's refusal (a wrong opaque key) propagates. */
+    /**
+     * Reads the apps now, and which of them this server may serve (their modes), before the
+     * directory the generator looks apps up in changes. A listener's refusal propagates.
+     *
+     * @throws RuntimeException when the apps or their modes cannot be read; the directory stays as it was
+     */
     public synchronized List<ShardApp> refresh() {
         List<ShardApp> apps = buffers.refresh();
+        Map<Integer, String> refusals = modes == null ? Map.of() : modes.refusals(apps);
         listeners.forEach(listener -> listener.accept(apps));
-        directory.update(apps);
+        directory.update(apps, refusals);
         lastFailure = null;
         return apps;
+    }
+
+    /**
+     * Records this server's mode (plain or opaque) for an app the admin API is about to create.
+     *
+     * @return null, or why this server may not create it (another mode is recorded for the id)
+     */
+    public String claimModeOfNewApp(int appId, long maxLimitId) {
+        return modes == null ? null : modes.claimForNewApp(appId, maxLimitId);
+    }
+
+    /**
+     * A get named an app this server does not know: re-reads the list now, so an app created on
+     * another server is served at once rather than after the refresh interval. At most one such
+     * read a second across all requests (an unknown app id cannot make this server hammer the
+     * database); false when none was made, or it failed (the scheduled refresh logs failures).
+     */
+    public boolean refreshOnDemand() {
+        long now = System.nanoTime();
+        long last = lastOnDemandNanos.get();
+        if (now - last < ON_DEMAND_GAP_NANOS || !lastOnDemandNanos.compareAndSet(last, now)) {
+            return false;
+        }
+        try {
+            refresh();
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** Why the last scheduled read failed, or null. */

@@ -94,7 +94,8 @@ public class ShardAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ShardIdGenerator shardIdGenerator(ShardAppDirectory shardApps, ObjectProvider<ShardIndexSource> sources,
-            MemoryShardIndexSource memoryShardIndexSource, ShardOpacity shardOpacity, ShardProperties properties) {
+            MemoryShardIndexSource memoryShardIndexSource, ShardOpacity shardOpacity, ShardProperties properties,
+            ObjectProvider<ShardAppRefresher> refresher) {
         // An application's (or the Redis buffer's) own source wins over the memory buffer.
         ShardIndexSource source = sources.stream().filter(s -> s != memoryShardIndexSource).findFirst()
                 .orElse(memoryShardIndexSource);
@@ -103,7 +104,7 @@ public class ShardAutoConfiguration {
                     + "classpath.", "Add org.leafid:leaf-redis and spring-boot-starter-data-redis, or set "
                     + "leaf.shard.buffer=memory.");
         }
-        return new ShardIdGenerator(shardApps::app, source, shardOpacity.permutation());
+        return new ShardIdGenerator(new ShardAppLookup(shardApps, refresher), source, shardOpacity.permutation());
     }
 
     @Bean
@@ -129,15 +130,14 @@ public class ShardAutoConfiguration {
             ShardProperties properties, ShardOpacity shardOpacity, ObjectProvider<SqlSessionFactory> sessions,
             ObjectProvider<ShardMeters> meters, ObjectProvider<ShardAppsListener> appsListeners) {
         List<Consumer<List<ShardApp>>> listeners = new ArrayList<>();
-        // With or without a key: a server without one must not serve an app whose IDs are opaque.
-        if (shardStore instanceof IdAllocRepository table) {
-            OpaqueKeyCheck check = new OpaqueKeyCheck(new ShardKeyFingerprints(sessions.getObject()),
-                    shardOpacity.permutation(), table);
-            listeners.add(check::check);
-        }
         meters.ifAvailable(listeners::add);
         appsListeners.orderedStream().forEach(listeners::add);
-        return new ShardAppRefresher(memoryShardIndexSource, shardApps, properties.refreshInterval(), listeners);
+        // With or without a key: each app's mode is recorded once, and a server of another mode does not serve it.
+        ShardAppModes modes = shardStore instanceof IdAllocRepository table
+                ? new ShardAppModes(new ShardKeyFingerprints(sessions.getObject()), shardOpacity.permutation(), table)
+                : null;
+        return new ShardAppRefresher(memoryShardIndexSource, shardApps, properties.refreshInterval(), listeners,
+                modes);
     }
 
     /** {@code shardBuffer}: where indexes come from; never DOWN, since the memory buffer stands in for Redis. */
@@ -149,6 +149,13 @@ public class ShardAutoConfiguration {
         @ConditionalOnMissingBean(name = "shardBufferHealthIndicator")
         ShardBufferHealthIndicator shardBufferHealthIndicator(ShardBufferStatus shardBufferStatus) {
             return new ShardBufferHealthIndicator(shardBufferStatus);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "shardAppsHealthIndicator")
+        ShardAppsHealthIndicator shardAppsHealthIndicator(ShardAppDirectory shardApps,
+                ShardAppRefresher shardAppRefresher) {
+            return new ShardAppsHealthIndicator(shardApps, shardAppRefresher);
         }
     }
 }

@@ -1,0 +1,37 @@
+package org.leafid.jdbc;
+
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+/**
+ * SQL on {@code leaf_high_water} ({@code sql/leaf_high_water.sql}); every value is a bound
+ * parameter. Plain statements that MySQL, MariaDB, H2 and PostgreSQL read alike: no upsert
+ * dialect, since every write runs while the caller holds the row lock of the block it marks.
+ */
+public interface HighWaterMapper {
+
+    @Select("SELECT high FROM leaf_high_water WHERE name = #{name}")
+    Long high(@Param("name") String name);
+
+    /** The highest mark of the names that start with {@code prefix} (an app's 64 shards). */
+    @Select("SELECT MAX(high) FROM leaf_high_water WHERE name LIKE #{prefix}")
+    Long highestLike(@Param("prefix") String prefix);
+
+    /** Raises the mark, never lowers it; 0 rows when it is already at or above {@code high}, or missing. */
+    @Update("UPDATE leaf_high_water SET high = #{high} WHERE name = #{name} AND high < #{high}")
+    int raise(@Param("name") String name, @Param("high") long high);
+
+    @Insert("INSERT INTO leaf_high_water(name, high) VALUES (#{name}, #{high})")
+    int insert(@Param("name") String name, @Param("high") long high);
+
+    /** The table of {@code sql/leaf_high_water.sql}, in the words every supported database accepts. */
+    @Update("""
+            CREATE TABLE IF NOT EXISTS leaf_high_water (
+              name varchar(160) NOT NULL,
+              high bigint       NOT NULL,
+              PRIMARY KEY (name)
+            )""")
+    void createTable();
+}

@@ -1,0 +1,150 @@
+package org.leafid.jdbc;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.session.SqlSession;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The highest {@code max_id} this fleet has reserved, per segment tag and per shard-mode (app,
+ * shard), in {@code leaf_high_water}: a table of Leaf's own, so the mark survives the deletion of
+ * the row it guards and every restart. Every block a reservation makes is checked against it
+ * before it is served: a row whose {@code max_id} went back (an operator's edit, a row deleted and
+ * inserted again, an app re-created) would hand out numbers that were issued before. Such a row is
+ * moved past the mark in the same transaction, with a WARN and a count, so the block served is new
+ * and every other server (Meituan Leaf's among them) reserves above it from then on.
+ *
+ * <p>Every method that takes a session runs inside the caller's reservation transaction, after
+ * its UPDATE locked the row: reservations of one tag (or app and shard) by this fleet are
+ * serialised by that lock, so reading, checking and raising the mark need no locking of their own.
+ *
+ * <p>The table is created on first use when missing ({@code CREATE TABLE IF NOT EXISTS}); a
+ * database user without that right gets the script's name in the failure.
+ */
+public final class HighWaterMarks {
+
+    /** The script that creates the table, named when it is missing and cannot be created. */
+    public static final String TABLE_SCRIPT = "sql/leaf_high_water.sql";
+
+    private static final Logger log = LoggerFactory.getLogger(HighWaterMarks.class);
+    private static final Duration LOG_INTERVAL = Duration.ofMinutes(1);
+
+    private final SqlSessionFactory sessions;
+    private final String table;
+    private final LongAdder movedBack = new LongAdder();
+    /** When each name's last WARN was written ({@link System#nanoTime}), so a loop of loads writes one a minute. */
+    private final Map<String, Long> loggedAt = new ConcurrentHashMap<>();
+
+    /**
+     * @param sessions Leaf's one session factory ({@link LeafSqlSessions})
+     * @param table the table whose rows are marked ({@code leaf_alloc} or {@code id_alloc}): the
+     *     names' prefix, and what the log names
+     */
+    public HighWaterMarks(SqlSessionFactory sessions, String table) {
+        this.sessions = sessions;
+        this.table = table;
+    }
+
+    /** The name of a segment tag's mark, or of an (app, shard)'s. */
+    public String name(String key) {
+        return table + ":" + key;
+    }
+
+    /**
+     * The mark, within the caller's reservation transaction; 0 when none is recorded.
+     *
+     * @throws MissingTableException when the table does not exist (the caller rolls back, calls
+     *     {@link #createTable} and tries again)
+     */
+    public long mark(SqlSession session, String key) {
+        try {
+            Long high = session.getMapper(HighWaterMapper.class).high(name(key));
+            return high == null ? 0 : high;
+        } catch (PersistenceException e) {
+            if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
+                throw new MissingTableException(e);
+            }
+            throw e;
+        }
+    }
+
+    /** Raises the mark to {@code reservedMaxId} within the caller's reservation transaction; never lowers it. */
+    public void raise(SqlSession session, String key, long reservedMaxId, long markRead) {
+        HighWaterMapper mapper = session.getMapper(HighWaterMapper.class);
+        if (markRead == 0 && mapper.high(name(key)) == null) {
+            mapper.insert(name(key), reservedMaxId);
+        } else if (reservedMaxId > markRead) {
+            mapper.raise(name(key), reservedMaxId);
+        }
+    }
+
+    /**
+     * The highest mark of a key, or of every key that starts with {@code keyPrefix} when it ends
+     * with {@code %}, read on its own (the admin API's check before it creates a row); 0 when none
+     * is recorded or the table does not exist yet (then nothing was ever reserved by this fleet).
+     */
+    public long highest(String keyPattern) {
+        try (SqlSession session = sessions.openSession(true)) {
+            HighWaterMapper mapper = session.getMapper(HighWaterMapper.class);
+            Long high = keyPattern.endsWith("%") ? mapper.highestLike(name(keyPattern)) : mapper.high(name(keyPattern));
+            return high == null ? 0 : high;
+        } catch (PersistenceException e) {
+            if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
+                return 0;
+            }
+            throw e;
+        }
+    }
+
+    /** Creates the table if it does not exist, in a session of its own. */
+    public void createTable() {
+        try (SqlSession session = sessions.openSession(true)) {
+            session.getMapper(HighWaterMapper.class).createTable();
+        }
+        log.info("Created table leaf_high_water (the highest max_id reserved per tag and per app and shard; see {})",
+                TABLE_SCRIPT);
+    }
+
+    /**
+     * A block would have started at or below the mark: counts it and says so once a minute per key.
+     *
+     * @param found the row's {@code max_id} before this reservation (as the operator left it)
+     * @param movedTo the {@code max_id} the row was moved to
+     */
+    public void movedBack(String key, long found, long mark, long movedTo) {
+        movedBack.increment();
+        long now = System.nanoTime();
+        Long last = loggedAt.get(key);
+        if (last != null && now - last < LOG_INTERVAL.toNanos()) {
+            return;
+        }
+        loggedAt.put(key, now);
+        log.warn("{} '{}': max_id was {}, below {}, the highest max_id this fleet has reserved for it (kept in "
+                + "leaf_high_water): the row was set back or deleted and inserted again, and its next numbers "
+                + "were issued before. Moved max_id to {}, so that no number is issued twice; check who edits "
+                + "{} (at most one line a minute per key)", table, key, found, mark, movedTo, table);
+    }
+
+    /** How many reservations found their row below the mark, since start. */
+    public long movedBackCount() {
+        return movedBack.sum();
+    }
+
+    /** The table whose rows are marked. */
+    public String table() {
+        return table;
+    }
+
+    /** {@code leaf_high_water} does not exist: create it and try again. */
+    public static final class MissingTableException extends RuntimeException {
+
+        MissingTableException(PersistenceException cause) {
+            super("table leaf_high_water does not exist", cause);
+        }
+    }
+}
