@@ -34,8 +34,8 @@ class TestDatabaseTest {
             assertThat(fresh.name()).isEqualTo(name);
             assertThat(fresh.url()).isEqualTo(configured.url().replace("/" + configured.name(), "/" + name));
             assertThat(databaseExists(name)).as("%s exists after", name).isTrue();
-            assertThat(tables(name)).containsExactlyInAnyOrder("id_alloc", "leaf_alloc", "leaf_high_water", "leaf_shard_key",
-                    "leaf_shard_watermark", "leaf_workerid_alloc", "WORKER_NODE");
+            assertThat(tables(name)).containsExactlyInAnyOrder("id_alloc", "leaf_alloc", "leaf_high_water",
+                    "leaf_shard_key", "leaf_shard_watermark", "leaf_workerid_alloc", "WORKER_NODE");
             assertThat(fresh.maxId("leaf-segment-test")).as("the sample tag's max_id").isEqualTo(1);
         } finally {
             fresh.drop();

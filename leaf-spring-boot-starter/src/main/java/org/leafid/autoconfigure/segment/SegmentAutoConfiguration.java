@@ -10,6 +10,7 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
+import org.leafid.autoconfigure.jdbc.HighWaterMeter;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.segment.SegmentAllocator;
@@ -58,8 +59,12 @@ public class SegmentAutoConfiguration {
     /** On the application's registry; without one (no Micrometer setup) the meters are kept but not published. */
     @Bean
     @ConditionalOnMissingBean
-    SegmentMeters segmentMeters(ObjectProvider<MeterRegistry> registry) {
-        return new SegmentMeters(registry.getIfAvailable(SimpleMeterRegistry::new));
+    SegmentMeters segmentMeters(ObjectProvider<MeterRegistry> registry, SegmentStore segmentStore) {
+        MeterRegistry meters = registry.getIfAvailable(SimpleMeterRegistry::new);
+        if (segmentStore instanceof LeafAllocRepository table) {
+            HighWaterMeter.register(meters, table.marks());
+        }
+        return new SegmentMeters(meters);
     }
 
     /** One line per cause per refresh interval while the database fails, one when it answers again. */

@@ -40,14 +40,15 @@ final class ShardAppLookup implements IntFunction<ShardApp> {
                     + (failure == null ? "" : ": " + failure.getMessage()), failure);
         }
         requireServable(appId);
-        if (apps != null && apps.refreshOnDemand()) {
-            ShardApp app = directory.app(appId);
-            if (app != null) {
-                return app;
-            }
+        if (apps == null) {
+            return null;
+        }
+        apps.refreshOnDemand();
+        ShardApp app = directory.app(appId);
+        if (app == null) {
             requireServable(appId);
         }
-        return null;
+        return app;
     }
 
     private void requireServable(int appId) {

@@ -78,19 +78,21 @@ public final class ShardAppRefresher implements SmartLifecycle {
      * A get named an app this server does not know: re-reads the list now, so an app created on
      * another server is served at once rather than after the refresh interval. At most one such
      * read a second across all requests (an unknown app id cannot make this server hammer the
-     * database); false when none was made, or it failed (the scheduled refresh logs failures).
+     * database); a request that comes while one runs waits for it, so that it sees its result. A
+     * failed read changes nothing here: the scheduled refresh retries and logs it.
      */
-    public boolean refreshOnDemand() {
+    public void refreshOnDemand() {
         long now = System.nanoTime();
         long last = lastOnDemandNanos.get();
         if (now - last < ON_DEMAND_GAP_NANOS || !lastOnDemandNanos.compareAndSet(last, now)) {
-            return false;
+            synchronized (this) {
+                return; // a read under way (refresh holds this lock) has finished
+            }
         }
         try {
             refresh();
-            return true;
         } catch (RuntimeException e) {
-            return false;
+            log.debug("Shard mode: the on-demand read of the app list failed ({})", e.toString());
         }
     }
 

@@ -13,6 +13,7 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
+import org.leafid.autoconfigure.jdbc.HighWaterMeter;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.autoconfigure.segment.SegmentAutoConfiguration;
 import org.leafid.core.DaemonThreads;
@@ -113,7 +114,11 @@ public class ShardAutoConfiguration {
             ShardStore shardStore) {
         // Headroom needs the rows of id_alloc; an application's own store gets the issued counts only.
         IdAllocRepository rows = shardStore instanceof IdAllocRepository table ? table : null;
-        return new ShardMeters(registry.getIfAvailable(SimpleMeterRegistry::new), shardIdGenerator, rows);
+        MeterRegistry meters = registry.getIfAvailable(SimpleMeterRegistry::new);
+        if (rows != null) {
+            HighWaterMeter.register(meters, rows.marks());
+        }
+        return new ShardMeters(meters, shardIdGenerator, rows);
     }
 
     /** The memory buffer's; the Redis buffer's configuration makes its own. */
