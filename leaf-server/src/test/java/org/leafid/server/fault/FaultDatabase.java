@@ -77,13 +77,19 @@ final class FaultDatabase {
 
     /**
      * A shard-mode app as the Redis-queue services create one: 64 {@code id_alloc} rows, shard 0..63,
-     * {@code max_id} 0. Rows, key fingerprint and watermarks an earlier run left for the app id are
-     * deleted first (the fault database is the suite's own).
+     * {@code max_id} 0. Rows, mode, watermarks and high-water marks an earlier run left for the app
+     * id are deleted first (the fault database is the suite's own).
      */
     void insertApp(int appId, String appName, int step, long maxLimitId) {
         for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark")) {
             database.update("DELETE FROM " + table + " WHERE app_id = ?", appId);
         }
+        database.update("DELETE FROM leaf_high_water WHERE name LIKE ?", "id_alloc:" + appId + ":%");
+        insertRows(appId, appName, step, maxLimitId);
+    }
+
+    /** The app's 64 rows at {@code max_id} 0, as an operator re-creating a deleted app would insert them. */
+    void insertRows(int appId, String appName, int step, long maxLimitId) {
         for (int shard = 0; shard < 64; shard++) {
             database.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, description, max_limit_id) "
                     + "VALUES (?, ?, 0, ?, ?, 'fault suite', ?)", appId, appName, shard, step, maxLimitId);

@@ -28,7 +28,7 @@ import org.leafid.server.support.TestReports;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReliabilityFaultIT {
 
-    private static final int SCENARIOS = 11;
+    private static final int SCENARIOS = 15;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -144,6 +144,30 @@ class ReliabilityFaultIT {
     @Order(10)
     void shardModeBridgesARedisOutageWithoutRepeating() throws Exception {
         scenario("Shard mode, Redis killed", result -> ShardScenario.redisKilledUnderLoad(context, result));
+    }
+
+    @Test
+    @Order(11)
+    void serversWithAndWithoutAnOpaqueKeyNeverBothServeAnApp() throws Exception {
+        scenario("Mixed-key fleet", result -> EdgeScenario.mixedKeyFleet(context, result));
+    }
+
+    @Test
+    @Order(12)
+    void anAppDeletedAndCreatedAgainUnderLoadRepeatsNoId() throws Exception {
+        scenario("App deleted and created again", result -> EdgeScenario.appDeletedAndCreatedAgain(context, result));
+    }
+
+    @Test
+    @Order(13)
+    void maxIdSetBackUnderLoadRepeatsNoId() throws Exception {
+        scenario("max_id set back", result -> EdgeScenario.maxIdSetBack(context, result));
+    }
+
+    @Test
+    @Order(14)
+    void aRedisListThatGoesBackInTimeIsNeverServed() throws Exception {
+        scenario("Lagging Redis list", result -> EdgeScenario.laggingRedisList(context, result));
     }
 
     /** The server with an admin token, shared by the bad-input scenario and the security review. */

@@ -100,16 +100,25 @@ final class ServerProcess {
 
     /** Waits until readiness is UP; fails at once, with the log's tail, if the process dies. */
     ServerProcess awaitReady(Duration atMost) {
+        return awaitUp("/actuator/health/readiness", "ready", atMost);
+    }
+
+    /** Waits until liveness is UP (the port is open), whatever readiness says. */
+    ServerProcess awaitLive(Duration atMost) {
+        return awaitUp("/actuator/health/liveness", "live", atMost);
+    }
+
+    private ServerProcess awaitUp(String probe, String what, Duration atMost) {
         try {
             await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
                 if (!isAlive()) {
                     throw new AssertionError(name + " exited with " + process.exitValue() + " while starting:\n"
                             + logTail(40));
                 }
-                return status("/actuator/health/readiness") == 200;
+                return status(probe) == 200;
             });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError(name + " was not ready within " + atMost + ":\n" + logTail(40), e);
+            throw new AssertionError(name + " was not " + what + " within " + atMost + ":\n" + logTail(40), e);
         }
         return this;
     }
