@@ -83,6 +83,24 @@ class DatabaseTroubleAtStartTest {
     }
 
     @Test
+    void shardGetsAreRefusedWith503NotUnknownAppUntilTheAppListIsRead() throws IOException {
+        int deadPort = deadPort();
+        try (ConfigurableApplicationContext server = start("--leaf.jdbc.url=jdbc:mysql://127.0.0.1:" + deadPort
+                + "/leaf", "--leaf.segment.enable=false", "--leaf.shard.enable=true")) {
+            Http http = http(server);
+
+            // Not known yet is not unknown: a client must try another server, not give up on the app.
+            HttpResponse<String> id = http.get("/api/shard/get/7?gatePass=alice");
+            assertThat(id.statusCode()).isEqualTo(503);
+            assertThat(id.body()).contains("urn:leaf:problem:store-unavailable", "app list of id_alloc has not been read");
+            assertThat(id.headers().firstValue("Retry-After")).isPresent();
+            HttpResponse<String> readiness = http.get("/actuator/health/readiness");
+            assertThat(readiness.statusCode()).isEqualTo(503);
+            assertThat(readiness.body()).contains("shardApps", "has not been read yet");
+        }
+    }
+
+    @Test
     void databaseThatComesBackMakesReadinessUpWithOneRecoveryLine(CapturedOutput output) throws IOException {
         String[] target = DATABASE.hostAndPort();
         try (TcpProxy proxy = new TcpProxy(target[0], Integer.parseInt(target[1]))) {

@@ -65,7 +65,7 @@ class ShardApiTest {
 
     @BeforeAll
     static void emptyTables() {
-        for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark")) {
+        for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark", "leaf_high_water")) {
             DATABASE.update("DELETE FROM " + table);
         }
     }
@@ -191,6 +191,30 @@ class ShardApiTest {
         HttpResponse<String> noToken = send("POST", "/api/admin/apps", null, "{\"appId\":21,\"appName\":\"x\"}");
         assertThat(noToken.statusCode()).isEqualTo(401);
         assertThat(count("SELECT COUNT(*) FROM id_alloc WHERE app_id = 21")).isZero();
+    }
+
+    @Test
+    void anAppCreatedElsewhereIsServedAtItsFirstGetAndTheAdminRefreshListsApps() throws Exception {
+        // Inserted as another server (or an operator) would: this server reads apps once an hour here.
+        for (int shard = 0; shard < 64; shard++) {
+            DATABASE.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, max_limit_id) "
+                    + "VALUES (33, 'elsewhere', 0, ?, 100, 0)", shard);
+        }
+        Http http = new Http(port);
+
+        assertThat(ShardId.decode(http.getId("/api/shard/get/33")).appId()).isEqualTo(33);
+        HttpResponse<String> unknown = http.get("/api/shard/get/34");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertProblem(unknown, "unknown-app");
+
+        for (int shard = 0; shard < 64; shard++) {
+            DATABASE.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, max_limit_id) "
+                    + "VALUES (34, 'refreshed', 0, ?, 100, 0)", shard);
+        }
+        HttpResponse<String> refresh = send("POST", "/api/admin/refresh", TOKEN, null);
+        assertThat(refresh.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(refresh.body()).get("apps").toString()).contains("33", "34");
+        assertThat(refresh.body()).contains("\"refusedApps\":{}");
     }
 
     @Test

@@ -12,7 +12,7 @@ import org.springframework.beans.factory.ObjectProvider;
  * read), and only when there is none, why not. "Not known yet" is not "unknown": before the app
  * list has been read once the answer is {@link ShardStoreException} (503, so a client tries
  * another server), an app whose mode this server may not issue in is {@link AppModeConflictException}
- * (503), and an app not listed makes the list be re-read once (at most once a second) before the
+ * (503), and an app not listed makes the list be re-read once (at most once a second per app id) before the
  * generator answers unknown (404).
  */
 final class ShardAppLookup implements IntFunction<ShardApp> {
@@ -43,7 +43,7 @@ final class ShardAppLookup implements IntFunction<ShardApp> {
         if (apps == null) {
             return null;
         }
-        apps.refreshOnDemand();
+        apps.refreshOnDemand(appId);
         ShardApp app = directory.app(appId);
         if (app == null) {
             requireServable(appId);

@@ -6,13 +6,14 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.shard.MemoryShardIndexSource;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardAppDirectory;
+import org.leafid.core.shard.ShardId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -34,8 +35,8 @@ public final class ShardAppRefresher implements SmartLifecycle {
     private final List<Consumer<List<ShardApp>>> listeners;
     /** Decides which apps this server may serve (plain or opaque); null when the store has no table of modes. */
     private final ShardAppModes modes;
-    /** When the last on-demand read began ({@link System#nanoTime}); at most one a second. */
-    private final AtomicLong lastOnDemandNanos = new AtomicLong(System.nanoTime() - ON_DEMAND_GAP_NANOS);
+    /** Per app id, when the last on-demand read for it began ({@link System#nanoTime}); at most one a second each. */
+    private final AtomicLongArray lastOnDemandNanos = new AtomicLongArray(ShardId.MAX_APP_ID + 1);
     private volatile ScheduledExecutorService scheduler;
     private volatile RuntimeException lastFailure;
     /** When the last scheduled read began; only the scheduler's thread uses it. */
@@ -77,14 +78,18 @@ public final class ShardAppRefresher implements SmartLifecycle {
     /**
      * A get named an app this server does not know: re-reads the list now, so an app created on
      * another server is served at once rather than after the refresh interval. At most one such
-     * read a second across all requests (an unknown app id cannot make this server hammer the
-     * database); a request that comes while one runs waits for it, so that it sees its result. A
-     * failed read changes nothing here: the scheduled refresh retries and logs it.
+     * read a second per app id (an unknown app id cannot make this server hammer the database); a
+     * request that comes while one runs waits for it, so that it sees its result. A failed read
+     * changes nothing here: the scheduled refresh retries and logs it.
      */
-    public void refreshOnDemand() {
+    public void refreshOnDemand(int appId) {
+        if (appId < 0 || appId > ShardId.MAX_APP_ID) {
+            return;
+        }
         long now = System.nanoTime();
-        long last = lastOnDemandNanos.get();
-        if (now - last < ON_DEMAND_GAP_NANOS || !lastOnDemandNanos.compareAndSet(last, now)) {
+        long last = lastOnDemandNanos.get(appId);
+        boolean due = last == 0 || now - last >= ON_DEMAND_GAP_NANOS;
+        if (!due || !lastOnDemandNanos.compareAndSet(appId, last, now)) {
             synchronized (this) {
                 return; // a read under way (refresh holds this lock) has finished
             }
