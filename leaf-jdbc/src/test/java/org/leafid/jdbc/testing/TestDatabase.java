@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -188,6 +189,27 @@ public final class TestDatabase {
 
     public void deleteTag(String tag) {
         update("DELETE FROM leaf_alloc WHERE biz_tag = ?", tag);
+    }
+
+    /**
+     * Deletes what earlier tests left of shard-mode apps: their {@code id_alloc} rows, recorded modes,
+     * watermarks and high-water marks; of every app when no id is given. A test that creates an app id
+     * again starts from nothing, as on a new database (the marks would otherwise move it past them).
+     */
+    public void forgetApps(int... appIds) {
+        if (appIds.length == 0) {
+            for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark")) {
+                update("DELETE FROM " + table);
+            }
+            update("DELETE FROM leaf_high_water WHERE name LIKE 'id_alloc:%'");
+            return;
+        }
+        for (int appId : appIds) {
+            for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark")) {
+                update("DELETE FROM " + table + " WHERE app_id = ?", appId);
+            }
+            update("DELETE FROM leaf_high_water WHERE name LIKE ?", "id_alloc:" + appId + ":%");
+        }
     }
 
     /** The first column of the first row of a query that yields a number, e.g. a COUNT(*). */

@@ -81,10 +81,7 @@ final class FaultDatabase {
      * id are deleted first (the fault database is the suite's own).
      */
     void insertApp(int appId, String appName, int step, long maxLimitId) {
-        for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark")) {
-            database.update("DELETE FROM " + table + " WHERE app_id = ?", appId);
-        }
-        database.update("DELETE FROM leaf_high_water WHERE name LIKE ?", "id_alloc:" + appId + ":%");
+        database.forgetApps(appId);
         insertRows(appId, appName, step, maxLimitId);
     }
 

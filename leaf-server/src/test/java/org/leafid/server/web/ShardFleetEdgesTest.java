@@ -46,9 +46,7 @@ class ShardFleetEdgesTest {
 
     @BeforeAll
     static void emptyTables() {
-        for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark", "leaf_high_water")) {
-            DATABASE.update("DELETE FROM " + table);
-        }
+        DATABASE.forgetApps();
     }
 
     @AfterAll

@@ -45,9 +45,7 @@ class ShardOpaqueHttpTest {
 
     @BeforeAll
     static void emptyTables() {
-        for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark")) {
-            DATABASE.update("DELETE FROM " + table);
-        }
+        DATABASE.forgetApps();
     }
 
     @AfterAll

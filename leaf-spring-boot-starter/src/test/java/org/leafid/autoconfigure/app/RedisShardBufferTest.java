@@ -70,9 +70,7 @@ class RedisShardBufferTest {
     @BeforeEach
     void createApps() {
         for (int app : new int[] {APP, OTHER_APP}) {
-            for (String table : List.of("id_alloc", "leaf_shard_key", "leaf_shard_watermark")) {
-                DATABASE.update("DELETE FROM " + table + " WHERE app_id = ?", app);
-            }
+            DATABASE.forgetApps(app);
             for (int shard = 0; shard < ShardId.SHARDS; shard++) {
                 DATABASE.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, max_limit_id) "
                         + "VALUES (?, 'redis-buffer-test', 0, ?, 100, 0)", app, shard);
