@@ -64,6 +64,10 @@ final class HostileRequests {
         r.get("snowflake count=-5", snow + "k?count=-5", 400, "invalid-count");
         r.get("snowflake count=1000000", snow + "k?count=1000000", 400, "invalid-count");
         r.get("decode of a word", "/api/snowflake/decode/abc", 400, "invalid-id");
+        r.get("shard decode of index 0", "/api/shard/decode/7", 400, "invalid-id");
+        r.add("shard decode with a wrong token", "GET", "/api/shard/decode/16385",
+                List.of("Authorization: Bearer " + token + "x"), null, Set.of(403), "forbidden");
+        r.get("not UTF-8 in the gate pass, %ff%fe", "/api/shard/get/1?gatePass=%ff%fe", 400, "bad-request");
         r.get("decode of a negative id", "/api/snowflake/decode/-1", 400, "invalid-id");
         r.get("decode beyond 2^63", "/api/snowflake/decode/99999999999999999999", 400, "invalid-id");
         // Headers.
