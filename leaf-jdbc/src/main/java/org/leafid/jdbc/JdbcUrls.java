@@ -49,6 +49,25 @@ public final class JdbcUrls {
         return scheme(url);
     }
 
+    /**
+     * Whether Connector/J takes the url for its own but cannot read it: then its failures quote the url
+     * where it stopped reading ("near '(password=…'"), and must not be shown either.
+     */
+    public static boolean malformed(String url) {
+        if (url == null || !ConnectionUrlParser.isConnectionStringSupported(url)) {
+            return false;
+        }
+        try {
+            // The parser reads the hosts and the properties only when asked for them.
+            ConnectionUrlParser parsed = ConnectionUrlParser.parseConnectionString(url);
+            parsed.getHosts();
+            parsed.getProperties();
+            return false;
+        } catch (RuntimeException unreadable) {
+            return true;
+        }
+    }
+
     private static String shown(ConnectionUrlParser parsed) {
         List<String> hosts = new ArrayList<>();
         for (HostInfo host : parsed.getHosts()) {

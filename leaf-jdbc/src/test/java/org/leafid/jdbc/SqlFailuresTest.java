@@ -67,4 +67,14 @@ class SqlFailuresTest {
         assertThat(SqlFailures.duplicateKey(new SQLException("unique", "23505"))).isTrue();
         assertThat(SqlFailures.duplicateKey(new SQLException("cannot be null", "23000", 1048))).isFalse();
     }
+
+    @Test
+    void theDriversMessageAboutAUrlItCannotReadIsNotShown() {
+        String url = "jdbc:mysql://address=(host=h)(password=S3cr3t/db";
+        SQLException failure = new SQLNonTransientConnectionException("Cannot load connection class because of "
+                + "underlying exception: Malformed database URL, failed to parse the connection string near "
+                + "'(password=S3cr3t'.", "08001");
+        assertThat(SqlFailures.describe(failure, url)).doesNotContain("S3cr3t")
+                .isEqualTo("jdbc:mysql: failed: the JDBC driver cannot read the url; check leaf.jdbc.url");
+    }
 }
