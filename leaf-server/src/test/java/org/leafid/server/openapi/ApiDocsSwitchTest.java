@@ -29,6 +29,7 @@ class ApiDocsSwitchTest {
             Http http = http(server);
             assertThat(http.get("/v3/api-docs").statusCode()).isEqualTo(200);
             assertThat(http.get("/swagger-ui/index.html").statusCode()).isEqualTo(200);
+            assertThat(http.get("/").body()).contains("<a id=\"api-docs\" href=\"/swagger-ui.html\">");
         }
         assertThat(output.toString()).doesNotContain("SpringDoc", "springdoc.api-docs.enabled",
                 "springdoc.swagger-ui.enabled");
@@ -42,6 +43,7 @@ class ApiDocsSwitchTest {
                 assertThat(http.get(path).statusCode()).as(path).isEqualTo(404);
             }
             assertThat(http.get("/api/snowflake/get/k").statusCode()).isEqualTo(200);
+            assertThat(http.get("/").body()).as("the status page links no missing page").doesNotContain("api-docs");
         }
         assertThat(output.toString()).doesNotContain("SpringDoc");
     }
