@@ -289,7 +289,12 @@ final class StatusPage {
         return (int) percent + " % used";
     }
 
-    /** Escapes text for HTML element content and double- or single-quoted attribute values. */
+    /**
+     * Escapes text for HTML element content and double- or single-quoted attribute values. Line breaks
+     * and tabs become spaces (HTML shows them so anyway); other control characters (a NUL, ESC) become
+     * U+FFFD: a name inserted into the tables with SQL may hold them, and shown raw they hide or garble
+     * what follows.
+     */
     static String escape(String text) {
         if (text == null) {
             return "";
@@ -303,7 +308,8 @@ final class StatusPage {
                 case '>' -> "&gt;";
                 case '"' -> "&quot;";
                 case '\'' -> "&#39;";
-                default -> null;
+                case '\n', '\r', '\t' -> " ";
+                default -> Character.isISOControl(c) ? "\uFFFD" : null;
             };
             if (replacement != null && out == null) {
                 out = new StringBuilder(text.length() + 16).append(text, 0, i);
