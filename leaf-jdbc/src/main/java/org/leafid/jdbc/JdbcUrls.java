@@ -1,15 +1,32 @@
 package org.leafid.jdbc;
 
+import com.mysql.cj.conf.ConnectionUrlParser;
+import com.mysql.cj.conf.HostInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** JDBC urls as they may be shown: in logs, health details and the status page. */
+/**
+ * JDBC urls as they may be shown: in logs, health details, problem details and the status page.
+ *
+ * <p>A MySQL url is read by Connector/J's own parser and written out again from what it found, with
+ * every secret as {@code ***}, so each form the driver accepts is covered without a pattern per form:
+ * {@code user:secret@host}, {@code address=(host=h)(password=s)}, {@code (host=h,password=s)}, a
+ * secret on any host of a multi-host url, {@code ?password=}, {@code ?password1=}… (MFA) and the
+ * key-store passwords. The url shown is the driver's reading of it (properties sorted by name), not
+ * the text as typed. A url the driver cannot read shows its scheme only: what it carries is unknown.
+ * H2 urls keep their database name; H2 reads every setting, a password included, after the first
+ * {@code ;}, so nothing after it is shown.
+ */
 public final class JdbcUrls {
 
-    /** {@code password=…} (or {@code pwd}, {@code passwd}) in a query string or property list. */
-    private static final Pattern PASSWORD_PARAMETER =
-            Pattern.compile("(?i)([?&;])(password|passwd|pwd|\\w*Password)=[^&;]*");
-    /** {@code user:secret@host} in the authority of {@code jdbc:mysql://…}. */
-    private static final Pattern USER_INFO_SECRET = Pattern.compile("(//[^/:@]*):[^/@]*@");
+    private static final String HIDDEN = "***";
+    /** The driver's name in {@code jdbc:name:…}; all that is shown of a url that cannot be read. */
+    private static final Pattern SCHEME = Pattern.compile("^jdbc:[A-Za-z0-9+_.-]+:");
 
     private JdbcUrls() {}
 
@@ -18,7 +35,86 @@ public final class JdbcUrls {
         if (url == null) {
             return null;
         }
-        String stripped = PASSWORD_PARAMETER.matcher(url).replaceAll("$1$2=***");
-        return USER_INFO_SECRET.matcher(stripped).replaceFirst("$1:***@");
+        if (url.startsWith("jdbc:h2:")) {
+            int settings = url.indexOf(';');
+            return settings < 0 ? url : url.substring(0, settings);
+        }
+        try {
+            if (ConnectionUrlParser.isConnectionStringSupported(url)) {
+                return shown(ConnectionUrlParser.parseConnectionString(url));
+            }
+        } catch (RuntimeException unreadable) {
+            // Connector/J refuses a malformed url with an exception whose message quotes the url: not shown.
+        }
+        return scheme(url);
+    }
+
+    /**
+     * Whether Connector/J takes the url for its own but cannot read it: then its failures quote the url
+     * where it stopped reading ("near '(password=…'"), and must not be shown either.
+     */
+    public static boolean malformed(String url) {
+        if (url == null || !ConnectionUrlParser.isConnectionStringSupported(url)) {
+            return false;
+        }
+        try {
+            // The parser reads the hosts and the properties only when asked for them.
+            ConnectionUrlParser parsed = ConnectionUrlParser.parseConnectionString(url);
+            parsed.getHosts();
+            parsed.getProperties();
+            return false;
+        } catch (RuntimeException unreadable) {
+            return true;
+        }
+    }
+
+    private static String shown(ConnectionUrlParser parsed) {
+        List<String> hosts = new ArrayList<>();
+        for (HostInfo host : parsed.getHosts()) {
+            hosts.add(host.getHost() == null ? keyValueHost(host.getHostProperties()) : plainHost(host));
+        }
+        StringBuilder shown = new StringBuilder(parsed.getScheme()).append("//").append(String.join(",", hosts));
+        if (parsed.getPath() != null) {
+            shown.append('/').append(parsed.getPath());
+        }
+        List<String> query = new ArrayList<>();
+        sorted(parsed.getProperties()).forEach((key, value) -> query.add(value == null ? key : key + "=" + value));
+        if (!query.isEmpty()) {
+            shown.append('?').append(String.join("&", query));
+        }
+        return shown.toString();
+    }
+
+    /** {@code user:***@host:port}, the form of the url's authority. */
+    private static String plainHost(HostInfo host) {
+        String name = host.getHost(); // an IPv6 address keeps its brackets
+        String port = host.getPort() == HostInfo.NO_PORT ? "" : ":" + host.getPort();
+        String user = host.getUser() == null ? "" : host.getUser() + (host.getPassword() == null ? "" : ":" + HIDDEN);
+        return (user.isEmpty() ? "" : user + "@") + name + port;
+    }
+
+    /** {@code (host=h,port=p,password=***)}, the driver's key-value form, for both of its spellings. */
+    private static String keyValueHost(Map<String, String> properties) {
+        List<String> pairs = new ArrayList<>();
+        sorted(properties).forEach((key, value) -> pairs.add(key + "=" + value));
+        return "(" + String.join(",", pairs) + ")";
+    }
+
+    /** The properties by name, each secret's value hidden (its key kept, so the reader sees one is set). */
+    private static Map<String, String> sorted(Map<String, String> properties) {
+        Map<String, String> sorted = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        properties.forEach((key, value) -> sorted.put(key, secret(key) && value != null ? HIDDEN : value));
+        return sorted;
+    }
+
+    /** Connector/J's {@code password}, {@code password1..3} and key-store passwords, and the usual aliases. */
+    private static boolean secret(String key) {
+        String lower = key.toLowerCase(Locale.ROOT);
+        return lower.contains("password") || lower.equals("pwd") || lower.equals("passwd") || lower.contains("secret");
+    }
+
+    private static String scheme(String url) {
+        Matcher scheme = SCHEME.matcher(url);
+        return scheme.find() ? scheme.group() : "(a url that cannot be read)";
     }
 }

@@ -132,6 +132,10 @@ public final class SqlFailures {
      */
     public static String describe(Throwable failure, String url) {
         String shown = JdbcUrls.withoutPassword(url);
+        if (JdbcUrls.malformed(url)) {
+            // The driver's own message quotes the url where it stopped reading it: a password, perhaps.
+            return shown + " failed: the JDBC driver cannot read the url; check leaf.jdbc.url";
+        }
         Throwable root = rootCause(failure);
         String message = messageOf(root);
         if (classify(failure) != Kind.UNREACHABLE) {

@@ -101,10 +101,8 @@ public final class ReservationFile implements ReservationSink {
         }
     }
 
-    private IllegalStateException invalid(String content, Throwable cause) {
-        return new IllegalStateException("Worker-id cache " + path + " is not valid (" + content.strip()
-                + "); restore it, or delete it only once the clock is past any time this instance issued IDs at",
-                cause);
+    private WorkerCacheFileException invalid(String content, Throwable cause) {
+        return new WorkerCacheFileException(path, content, cause);
     }
 
     @Override

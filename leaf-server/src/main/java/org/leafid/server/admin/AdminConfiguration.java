@@ -10,14 +10,14 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Conditional(AdminTokenConfigured.class)
 class AdminConfiguration implements WebMvcConfigurer {
 
-    private final AdminProperties properties;
+    private final AdminToken token;
 
-    AdminConfiguration(AdminProperties properties) {
-        this.properties = properties;
+    AdminConfiguration(AdminToken token) {
+        this.token = token;
     }
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(new AdminAuth(properties.token())).addPathPatterns("/api/admin/**");
+        registry.addInterceptor(new AdminAuth(token)).addPathPatterns("/api/admin/**");
     }
 }

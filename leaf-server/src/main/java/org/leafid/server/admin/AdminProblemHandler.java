@@ -36,11 +36,6 @@ class AdminProblemHandler {
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"leaf-admin\"").body(problem.getBody());
     }
 
-    @ExceptionHandler(WrongAdminTokenException.class)
-    ResponseEntity<ProblemDetail> wrongToken(WrongAdminTokenException e) {
-        return Problems.response(HttpStatus.FORBIDDEN, "forbidden", e.getMessage(), 0);
-    }
-
     @ExceptionHandler(InvalidRequestException.class)
     ResponseEntity<ProblemDetail> invalidRequest(InvalidRequestException e) {
         ResponseEntity<ProblemDetail> problem = Problems.response(HttpStatus.BAD_REQUEST, "invalid-request",

@@ -47,11 +47,12 @@ final class AppRequests {
     }
 
     private static String appName(JsonNode value) {
-        String rule = "a string of 1 to " + MAX_APP_NAME_LENGTH + " characters, not blank";
+        String rule = "a string of 1 to " + MAX_APP_NAME_LENGTH + " characters, not blank, without control characters";
         if (value == null || value.isNull()) {
             throw new InvalidRequestException("appName", "Field 'appName' is required: " + rule);
         }
-        if (!value.isString() || value.stringValue().isBlank() || value.stringValue().length() > MAX_APP_NAME_LENGTH) {
+        if (!value.isString() || value.stringValue().isBlank() || value.stringValue().length() > MAX_APP_NAME_LENGTH
+                || TagRequests.hasControlCharacters(value.stringValue())) {
             throw new InvalidRequestException("appName", "Field 'appName' must be " + rule);
         }
         return value.stringValue();

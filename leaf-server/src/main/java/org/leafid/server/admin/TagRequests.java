@@ -121,11 +121,21 @@ final class TagRequests {
             return null;
         }
         // Counted in UTF-16 units, never more than characters: fits the varchar in MySQL and H2.
-        if (!value.isString() || value.stringValue().length() > maxLength) {
-            throw new InvalidRequestException("description",
-                    "Field 'description' must be a string of at most " + maxLength + " characters");
+        if (!value.isString() || value.stringValue().length() > maxLength
+                || hasControlCharacters(value.stringValue())) {
+            throw new InvalidRequestException("description", "Field 'description' must be a string of at most "
+                    + maxLength + " characters, without control characters");
         }
         return value.stringValue();
+    }
+
+    /**
+     * Whether text holds a NUL, a line break, a tab or another control character: free text the admin
+     * API stores ends up on the status page, in JSON answers and in log lines, where such characters
+     * break lines or hide what follows them.
+     */
+    static boolean hasControlCharacters(String text) {
+        return text.chars().anyMatch(Character::isISOControl);
     }
 
     static boolean inRange(BigInteger number, long min, long max) {

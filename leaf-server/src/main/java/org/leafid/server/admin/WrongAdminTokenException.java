@@ -2,8 +2,8 @@ package org.leafid.server.admin;
 
 import org.leafid.core.LeafException;
 
-/** An admin request presented a bearer token that is not {@code leaf.admin.token}. */
-final class WrongAdminTokenException extends LeafException {
+/** A request presented a bearer token that is not {@code leaf.admin.token}: 403 wherever it is sent. */
+public final class WrongAdminTokenException extends LeafException {
 
     WrongAdminTokenException() {
         super("The bearer token is not this server's leaf.admin.token");

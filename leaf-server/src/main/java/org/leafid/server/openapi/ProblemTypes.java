@@ -10,12 +10,15 @@ final class ProblemTypes {
     static final List<Type> ALL = List.of(
             new Type("invalid-key", 400, "a tag or key outside [A-Za-z0-9._:-]{1,128}"),
             new Type("invalid-count", 400, "count is not a whole number in 1..leaf.max-batch"),
-            new Type("invalid-id", 400, "an ID to decode is not a decimal 64-bit number"),
+            new Type("invalid-id", 400, "an ID to decode is not a decimal 64-bit number, or one the mode never issues"),
             new Type("invalid-app-id", 400, "a shard-mode app id outside 0..255"),
             new Type("invalid-gate-pass", 400, "a gate pass the server does not accept"),
-            new Type("invalid-request", 400, "an admin request body that does not match its schema"),
+            new Type("invalid-request", 400, "an admin request body that does not match its schema (a field twice, "
+                    + "control characters in a name or description)"),
+            new Type("bad-request", 400, "the query string is not valid percent-encoded UTF-8, or Tomcat refused "
+                    + "the request line or headers"),
             new Type("unauthorized", 401, "an admin call without the bearer token"),
-            new Type("forbidden", 403, "an admin call with a wrong token"),
+            new Type("forbidden", 403, "an admin call, or a shard decode, with a wrong token"),
             new Type("unknown-tag", 404, "the tag has no leaf_alloc row"),
             new Type("unknown-app", 404, "the app has no id_alloc rows"),
             new Type("unknown-shard", 404, "the gate pass's shard has no id_alloc row"),

@@ -1,6 +1,7 @@
 package org.leafid.server.web;
 
 import java.net.URI;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.leafid.core.ClockMovedBackwardsException;
 import org.leafid.core.LeafException;
 import org.leafid.core.LeafInterruptedException;
@@ -15,6 +16,7 @@ import org.leafid.core.shard.AppModeConflictException;
 import org.leafid.core.shard.ShardStoreException;
 import org.leafid.core.shard.UnknownAppException;
 import org.leafid.core.shard.UnknownShardException;
+import org.leafid.server.admin.WrongAdminTokenException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -58,6 +60,24 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             problem.setType(URI.create(Problems.TYPE_PREFIX + ProblemJson.typeOf(statusCode.value())));
         }
         return response;
+    }
+
+    /** A wrong admin token, on the admin API or on an endpoint that answers the admin more (shard decode). */
+    @ExceptionHandler(WrongAdminTokenException.class)
+    ResponseEntity<ProblemDetail> wrongAdminToken(WrongAdminTokenException e) {
+        return problem(HttpStatus.FORBIDDEN, "forbidden", e.getMessage(), 0);
+    }
+
+    /**
+     * Bad percent-encoding in the query ({@code ?count=%zz}, {@code ?gatePass=%ff}): Tomcat parses the
+     * parameters when they are first read, inside whichever endpoint reads them, and throws. A client's
+     * mistake, so a 400 of the type Tomcat's own refusals of bad encoding have, and no log line. The
+     * detail does not quote the value: Tomcat's message does, possibly mangled.
+     */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<ProblemDetail> badQuery(InvalidParameterException e) {
+        return problem(HttpStatus.BAD_REQUEST, "bad-request", "The query string is not valid percent-encoded "
+                + "UTF-8; encode each parameter value (e.g. encodeURIComponent) and send it again", 0);
     }
 
     @ExceptionHandler(InvalidCountException.class)

@@ -10,16 +10,16 @@ import org.slf4j.Logger;
  * Logs refusals of one kind at most once per interval, with how many were left out since. Under
  * load an outage refuses thousands of requests a second; one line per request would bury the
  * line an operator needs and cost more than answering. Keys are Leaf's problem types, so the
- * map stays small.
+ * map stays small. Public for the admin token's check, whose wrong-token warnings any caller can provoke.
  */
-final class RefusalLog {
+public final class RefusalLog {
 
     private final Logger log;
     private final long intervalNanos;
     private final LongSupplier nanoTime;
     private final ConcurrentMap<String, Window> windows = new ConcurrentHashMap<>();
 
-    RefusalLog(Logger log, long intervalMillis) {
+    public RefusalLog(Logger log, long intervalMillis) {
         this(log, intervalMillis, System::nanoTime);
     }
 
@@ -30,12 +30,12 @@ final class RefusalLog {
         this.nanoTime = nanoTime;
     }
 
-    void warn(String type, String message) {
+    public void warn(String type, String message) {
         emit(type, message, false);
     }
 
     /** For refusals that need an operator (a tag used up, a clock out of range). */
-    void error(String type, String message) {
+    public void error(String type, String message) {
         emit(type, message, true);
     }
 

@@ -4,8 +4,6 @@ import io.micrometer.core.instrument.Timer;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +15,7 @@ import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.shard.ShardId;
 import org.leafid.core.shard.ShardIdGenerator;
-import org.leafid.server.admin.AdminProperties;
+import org.leafid.server.admin.AdminToken;
 import org.leafid.server.metrics.IdRequestTimers;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -34,26 +32,24 @@ import org.springframework.web.bind.annotation.RestController;
 @ConditionalOnShardMode
 class ShardController {
 
-    private static final String BEARER = "Bearer ";
-
     private final ShardIdGenerator generator;
     private final ShardAppDirectory apps;
     private final ShardMeters meters;
     private final ShardBufferStatus buffer;
     private final int maxBatch;
     private final Timer requests;
-    /** The admin token's bytes, or null when none is set: then no one gets an opaque ID's index. */
-    private final byte[] adminToken;
+    /** Who gets an opaque ID's index: a request with the admin token (none while the admin API is off). */
+    private final AdminToken adminToken;
 
     ShardController(ShardIdGenerator generator, ShardAppDirectory apps, ShardMeters meters, ShardBufferStatus buffer,
-            LeafProperties leaf, AdminProperties admin, IdRequestTimers timers) {
+            LeafProperties leaf, AdminToken adminToken, IdRequestTimers timers) {
         this.generator = generator;
         this.apps = apps;
         this.meters = meters;
         this.buffer = buffer;
         this.maxBatch = leaf.maxBatch();
         this.requests = timers.shard();
-        this.adminToken = admin.enabled() ? admin.token().getBytes(StandardCharsets.UTF_8) : null;
+        this.adminToken = adminToken;
     }
 
     @GetMapping("/api/shard/get/{appId}")
@@ -78,10 +74,12 @@ class ShardController {
 
     /**
      * The parts of an ID. Plain indexes are in the ID for anyone to read; an opaque one is
-     * turned back into the index it was issued from only for a request with the admin token.
+     * turned back into the index it was issued from only for a request with the admin token. A wrong
+     * token is a 403 whatever the ID: the caller meant to be the admin and must learn it is not.
      */
     @GetMapping(value = "/api/shard/decode/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     ShardDecodedId decode(@PathVariable String id, HttpServletRequest request) {
+        boolean admin = adminToken.presentedBy(request);
         long value;
         try {
             value = Long.parseLong(id);
@@ -91,12 +89,18 @@ class ShardController {
         if (value < 0) {
             throw new InvalidIdException("shard", id);
         }
-        ShardId parts = ShardId.decode(value);
+        ShardId parts;
+        try {
+            parts = ShardId.decode(value);
+        } catch (IllegalArgumentException impossible) {
+            // 0, or an index of 0: a number no server issues, so a client's mistake (400), not a server fault.
+            throw new InvalidIdException("shard", id, impossible.getMessage());
+        }
         String shown = Long.toString(value);
         if (!generator.opaque()) {
             return new ShardDecodedId(shown, parts.appId(), parts.shardId(), parts.index(), null);
         }
-        if (!isAdmin(request.getHeader(HttpHeaders.AUTHORIZATION))) {
+        if (!admin) {
             return new ShardDecodedId(shown, parts.appId(), parts.shardId(), null,
                     "opaque IDs (leaf.shard.opaque-key): the index is answered to requests with the admin token only");
         }
@@ -156,15 +160,5 @@ class ShardController {
             throw new InvalidGatePassException("has " + gatePass.length() + " characters");
         }
         return gatePass;
-    }
-
-    private boolean isAdmin(String authorization) {
-        if (adminToken == null || authorization == null
-                || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return false;
-        }
-        byte[] presented = authorization.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
-        // Constant time, as the admin API compares it.
-        return MessageDigest.isEqual(adminToken, presented);
     }
 }

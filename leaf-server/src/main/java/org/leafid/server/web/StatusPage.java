@@ -64,8 +64,9 @@ final class StatusPage {
      * @param name {@code leaf.name}
      * @param renderedAt when the values were read
      */
+    /** @param apiDocs whether the OpenAPI description is published ({@code leaf.http.api-docs}), so linked */
     record Model(String name, Instant renderedAt, ServerSection server, SegmentSection segment,
-            SnowflakeSection snowflake, StatusPageShard.ShardSection shard) {}
+            SnowflakeSection snowflake, StatusPageShard.ShardSection shard, boolean apiDocs) {}
 
     /**
      * The server as a whole.
@@ -129,7 +130,8 @@ final class StatusPage {
                 .append(escape(model.name())).append("</strong></span><span class=\"muted\">read at ")
                 .append(escape(model.renderedAt().toString())).append(" &middot; reloads every ")
                 .append(REFRESH_SECONDS).append(" s</span>")
-                .append("<a id=\"api-docs\" href=\"/swagger-ui.html\">HTTP API (OpenAPI)</a></header>\n");
+                .append(model.apiDocs() ? "<a id=\"api-docs\" href=\"/swagger-ui.html\">HTTP API (OpenAPI)</a>" : "")
+                .append("</header>\n");
         html.append("<div class=\"cards\">\n");
         modes(html, model);
         snowflake(html, model.snowflake(), model.renderedAt().toEpochMilli());
@@ -287,7 +289,12 @@ final class StatusPage {
         return (int) percent + " % used";
     }
 
-    /** Escapes text for HTML element content and double- or single-quoted attribute values. */
+    /**
+     * Escapes text for HTML element content and double- or single-quoted attribute values. Line breaks
+     * and tabs become spaces (HTML shows them so anyway); other control characters (a NUL, ESC) become
+     * U+FFFD: a name inserted into the tables with SQL may hold them, and shown raw they hide or garble
+     * what follows.
+     */
     static String escape(String text) {
         if (text == null) {
             return "";
@@ -301,7 +308,8 @@ final class StatusPage {
                 case '>' -> "&gt;";
                 case '"' -> "&quot;";
                 case '\'' -> "&#39;";
-                default -> null;
+                case '\n', '\r', '\t' -> " ";
+                default -> Character.isISOControl(c) ? "\uFFFD" : null;
             };
             if (replacement != null && out == null) {
                 out = new StringBuilder(text.length() + 16).append(text, 0, i);

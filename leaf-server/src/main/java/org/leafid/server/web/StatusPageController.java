@@ -74,6 +74,7 @@ class StatusPageController {
     private final ObjectProvider<ShardBufferStatus> shardBuffer;
     private final ObjectProvider<ShardAppRefresher> shardRefresher;
     private final ObjectProvider<SnowflakeLayout> snowflakeLayout;
+    private final boolean apiDocs;
 
     StatusPageController(LeafProperties leaf, JdbcProperties jdbc, SegmentProperties segmentProperties,
             SnowflakeProperties snowflakeProperties, ObjectProvider<SegmentAllocator> segmentAllocator,
@@ -82,7 +83,8 @@ class StatusPageController {
             ObjectProvider<LeafDataSource> leafDataSource, ObjectProvider<BuildProperties> build,
             StatusPageTraffic traffic, InstantSource leafClock, ObjectProvider<ShardAppDirectory> shardApps,
             ObjectProvider<ShardMeters> shardMeters, ObjectProvider<ShardBufferStatus> shardBuffer,
-            ObjectProvider<ShardAppRefresher> shardRefresher, ObjectProvider<SnowflakeLayout> snowflakeLayout) {
+            ObjectProvider<ShardAppRefresher> shardRefresher, ObjectProvider<SnowflakeLayout> snowflakeLayout,
+            HttpProperties http) {
         this.leaf = leaf;
         this.jdbc = jdbc;
         this.segmentProperties = segmentProperties;
@@ -101,12 +103,14 @@ class StatusPageController {
         this.shardBuffer = shardBuffer;
         this.shardRefresher = shardRefresher;
         this.snowflakeLayout = snowflakeLayout;
+        this.apiDocs = http.apiDocs();
     }
 
     @GetMapping("/")
     ResponseEntity<String> page() {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS); // as precise as every other time shown
-        StatusPage.Model model = new StatusPage.Model(leaf.name(), now, server(now), segment(), snowflake(), shard());
+        StatusPage.Model model = new StatusPage.Model(leaf.name(), now, server(now), segment(), snowflake(), shard(),
+                apiDocs);
         // A status page must show the state now, never a cached copy.
         return ResponseEntity.ok().contentType(HTML).cacheControl(CacheControl.noStore())
                 .body(StatusPage.render(model));

@@ -21,8 +21,11 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.leafid.jdbc.testing.TestDatabase;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -137,6 +140,36 @@ class AdminApiTest {
         assertProblem(again, "tag-exists");
         assertThat(again.body()).contains(tag);
         assertThat(row(tag)).containsEntry("max_id", 1L).containsEntry("step", 100);
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void wrongTokensAreLoggedAtMostOncePerTenSeconds(CapturedOutput output) {
+        int logStart = output.length();
+        for (int i = 0; i < 30; i++) {
+            assertThat(http.send("POST", "/api/admin/refresh", "Bearer wrong-" + i + TOKEN, null).statusCode())
+                    .isEqualTo(403);
+        }
+        // At most one line: a line of an earlier test in this context may still hold the 10 s window.
+        assertThat(output.toString().substring(logStart).lines().filter(line -> line.contains("wrong token")))
+                .hasSizeLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void nulAndControlCharactersInADescriptionAre400AndWriteNothing() {
+        String tag = newTagName("control");
+        for (String description : List.of("a\\u0000b", "two\\nlines", "esc\\u001b[31m", "tab\\there")) {
+            HttpResponse<String> response = http.admin("POST", "/api/admin/tags", tagBody(tag, 10,
+                    "\"description\":\"" + description + "\""));
+            assertThat(response.statusCode()).as(description).isEqualTo(400);
+            assertProblem(response, "invalid-request");
+            assertThat(json(response).get("field").stringValue()).isEqualTo("description");
+        }
+        HttpResponse<String> duplicate = http.admin("POST", "/api/admin/tags",
+                "{\"tag\":\"" + tag + "\",\"step\":10,\"step\":20}");
+        assertThat(duplicate.statusCode()).isEqualTo(400);
+        assertProblem(duplicate, "invalid-request");
+        assertThat(row(tag)).isNull();
     }
 
     @Test

@@ -3,6 +3,7 @@ package org.leafid.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -131,6 +132,20 @@ class ConfigurationMistakesTest {
         String printed = output.toString();
         assertThat(printed).contains(FAILED, "Snowflake could not start: ZooKeeper (leaf.snowflake.zk.address)",
                 "Action:", "leaf.snowflake.zk.address");
+        assertThat(printed.lines().filter(line -> line.strip().startsWith("at ")).count())
+                .as("stack frames printed").isZero();
+    }
+
+    /** A worker-id cache file that is not one stops the start (its reservation is unknown) in the summary. */
+    @Test
+    void corruptWorkerIdCacheFileEndsInTheSummaryNotAStackTrace(CapturedOutput output) throws Exception {
+        Path cache = dataDir.resolve("leaf").resolve("18091").resolve("workId.json");
+        Files.createDirectories(cache.getParent());
+        Files.writeString(cache, "{\"workerId\":3,\"reservedUntil\":");
+        assertThatThrownBy(() -> start("--leaf.segment.enable=false")).hasStackTraceContaining("is not valid");
+        String printed = output.toString();
+        assertThat(printed).contains(FAILED, "Snowflake could not start: Worker-id cache " + cache + " is not valid",
+                "Action:", "Restore " + cache);
         assertThat(printed.lines().filter(line -> line.strip().startsWith("at ")).count())
                 .as("stack frames printed").isZero();
     }

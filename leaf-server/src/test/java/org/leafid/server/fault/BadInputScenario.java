@@ -57,8 +57,10 @@ final class BadInputScenario {
         Files.writeString(details, table.toString(), StandardCharsets.UTF_8);
 
         result.load = requests.size() + " hostile requests, one at a time";
-        result.fault = "bad input: over-long, non-ASCII, NUL, traversal, SQL injection, bad count/id, 20 KB headers, "
-                + "wrong methods, unknown paths, hidden actuator endpoints, bad tokens, malformed admin JSON";
+        result.fault = "bad input: over-long, non-ASCII, NUL, traversal, SQL injection, bad count/id, bad "
+                + "percent-encoding in queries, 20 KB headers, wrong methods, unknown paths, hidden actuator "
+                + "endpoints, bad tokens (decode included), malformed admin JSON, fields given twice, control "
+                + "characters";
         result.errors = ScenarioResult.errors(answers);
         result.recovery = before.equals(after) ? "all " + before.size() + " leaf_alloc rows unchanged"
                 : "leaf_alloc CHANGED";

@@ -57,9 +57,17 @@ final class HostileRequests {
                 "1&count=2", "1%27%20OR%201%3D1")) {
             r.get("segment count=" + count, seg + tag + "?count=" + count, 400, "invalid-count");
         }
+        // Bad percent-encoding in the query: Tomcat parses it when a parameter is first read.
+        r.get("bad escape in count, %zz", seg + tag + "?count=%zz", 400, "bad-request");
+        r.get("not UTF-8 in a parameter, %ff%fe", snow + "k?count=2&x=%ff%fe", 400, "bad-request");
+        r.get("not UTF-8 in the query of /actuator/health", "/actuator/health?x=%ff", 400, "bad-request");
         r.get("snowflake count=-5", snow + "k?count=-5", 400, "invalid-count");
         r.get("snowflake count=1000000", snow + "k?count=1000000", 400, "invalid-count");
         r.get("decode of a word", "/api/snowflake/decode/abc", 400, "invalid-id");
+        r.get("shard decode of index 0", "/api/shard/decode/7", 400, "invalid-id");
+        r.add("shard decode with a wrong token", "GET", "/api/shard/decode/16385",
+                List.of("Authorization: Bearer " + token + "x"), null, Set.of(403), "forbidden");
+        r.get("not UTF-8 in the gate pass, %ff%fe", "/api/shard/get/1?gatePass=%ff%fe", 400, "bad-request");
         r.get("decode of a negative id", "/api/snowflake/decode/-1", 400, "invalid-id");
         r.get("decode beyond 2^63", "/api/snowflake/decode/99999999999999999999", 400, "invalid-id");
         // Headers.
@@ -136,6 +144,13 @@ final class HostileRequests {
                 "invalid-request");
         r.admin("create an existing tag", "POST", "/api/admin/tags", auth, "{\"tag\":\"" + tag + "\",\"step\":10}",
                 409, "tag-exists");
+        r.admin("a field given twice", "POST", "/api/admin/tags", auth,
+                "{\"tag\":\"fault-x\",\"tag\":\"fault-y\",\"step\":1}", 400, "invalid-request");
+        r.admin("NUL in the description", "POST", "/api/admin/tags", auth,
+                "{\"tag\":\"fault-x\",\"step\":1,\"description\":\"a\\u0000b\"}", 400, "invalid-request");
+        r.admin("line break and ESC in the description", "POST", "/api/admin/tags", auth,
+                "{\"tag\":\"fault-x\",\"step\":1,\"description\":\"a\\r\\n\\u001b[31mb\"}", 400,
+                "invalid-request");
         r.add("GET on a POST-only admin path", "GET", "/api/admin/tags", List.of(), null, Set.of(401, 405), "*");
         return List.copyOf(r.all);
     }

@@ -18,9 +18,10 @@ import java.util.regex.Pattern;
 /**
  * HTTP/1.1 written byte for byte on a socket: hostile requests that {@code java.net.http}
  * would refuse to send or would clean up (raw {@code ../}, {@code %00}, any method, 20 KB
- * headers, broken bodies). One request per connection, bounded in time.
+ * headers, broken bodies). One request per connection, bounded in time. Public for the HTTP tests'
+ * own bad-encoding cases.
  */
-final class RawHttp {
+public final class RawHttp {
 
     private static final int TIMEOUT_MILLIS = 10_000;
     private static final Pattern PROBLEM_TYPE = Pattern.compile("\"type\"\\s*:\\s*\"([^\"]+)\"");
@@ -28,9 +29,9 @@ final class RawHttp {
     private RawHttp() {}
 
     /** An answer; status 0 when the server closed the connection without one. */
-    record Response(int status, Map<String, String> headers, String body, String failure) {
+    public record Response(int status, Map<String, String> headers, String body, String failure) {
 
-        String contentType() {
+        public String contentType() {
             return headers.getOrDefault("content-type", "");
         }
 
@@ -43,13 +44,13 @@ final class RawHttp {
         }
 
         /** The problem's {@code type}, or null. */
-        String problemType() {
+        public String problemType() {
             Matcher m = PROBLEM_TYPE.matcher(body);
             return m.find() ? m.group(1) : null;
         }
     }
 
-    static Response send(int port, String method, String target, List<String> headers, String body) {
+    public static Response send(int port, String method, String target, List<String> headers, String body) {
         StringBuilder head = new StringBuilder()
                 .append(method).append(' ').append(target).append(" HTTP/1.1\r\n")
                 .append("Host: 127.0.0.1:").append(port).append("\r\n")

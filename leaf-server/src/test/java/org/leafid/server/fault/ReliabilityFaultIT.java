@@ -174,7 +174,8 @@ class ReliabilityFaultIT {
     private ServerProcess tokenServer() {
         if (tokenServer == null) {
             tokenServerTag = context.newTag("bad-input", 1, 1000);
-            List<String> arguments = context.baseArguments("bad-input");
+            // Shard mode on too: its endpoints are among the hostile requests.
+            List<String> arguments = context.baseArguments("bad-input", "--leaf.shard.enable=true");
             arguments.addAll(context.database.serverArguments(context.database.url()));
             Map<String, String> environment = new HashMap<>(context.database.serverEnvironment());
             environment.put("LEAF_ADMIN_TOKEN", token);

@@ -78,6 +78,16 @@ final class SecurityReview {
                 + log.lines().count() + " lines) contains neither the token nor a near miss of it, and does log the "
                 + "refusals");
 
+        long warnedBefore = withToken.logText().lines().filter(line -> line.contains("wrong token")).count();
+        for (int i = 0; i < 20; i++) {
+            assertThat(RawHttp.send(withToken.port(), "POST", "/api/admin/refresh",
+                    List.of("Authorization: Bearer wrong-" + i), "").status()).isEqualTo(403);
+        }
+        long warned = withToken.logText().lines().filter(line -> line.contains("wrong token")).count() - warnedBefore;
+        assertThat(warned).as("log lines for 20 wrong tokens at once").isLessThanOrEqualTo(1);
+        checks.add("20 more wrong tokens at once added " + warned + " log line(s): wrong-token warnings are "
+                + "throttled (one per 10 s, with the count left out), so anyone cannot fill the log");
+
         List<Path> mappers = mapperSources();
         List<String> interpolating = mappers.stream().filter(file -> read(file).contains("${"))
                 .map(Path::toString).toList();

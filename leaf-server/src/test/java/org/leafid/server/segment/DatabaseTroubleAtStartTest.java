@@ -44,6 +44,9 @@ class DatabaseTroubleAtStartTest {
     private static final String REFUSED = "leaf_alloc cannot be read: jdbc:mysql://127.0.0.1:%d/leaf?password=*** "
             + "refused the connection (Connection refused)";
 
+    /** The passwords of the url with every form Connector/J accepts (below). */
+    private static final String[] SECRETS = {"FormAddress", "FormKeyValue", "FormUserInfo", "FormMfa"};
+
     @TempDir
     Path dataDir;
 
@@ -98,6 +101,33 @@ class DatabaseTroubleAtStartTest {
             assertThat(readiness.statusCode()).isEqualTo(503);
             assertThat(readiness.body()).contains("shardApps", "has not been read yet");
         }
+    }
+
+    @Test
+    void everyPasswordFormOfConnectorJIsHiddenOnThePagesTheProblemsAndTheLog(CapturedOutput output)
+            throws IOException {
+        int deadPort = deadPort();
+        // One failover url holding each form: address=(…), (key=value), user:secret@ on a second host, MFA.
+        String url = "jdbc:mysql://address=(host=127.0.0.1)(port=" + deadPort + ")(user=u)(password=FormAddress),"
+                + "(host=127.0.0.1,port=" + deadPort + ",password=FormKeyValue),"
+                + "u2:FormUserInfo@127.0.0.1:" + deadPort + "/leaf?password1=FormMfa1&password2=FormMfa2"
+                + "&password3=FormMfa3";
+        try (ConfigurableApplicationContext server = start("--leaf.jdbc.url=" + url)) {
+            Http http = http(server);
+            HttpResponse<String> readiness = http.get("/actuator/health/readiness");
+            assertThat(readiness.statusCode()).isEqualTo(503);
+            assertThat(readiness.body())
+                    .contains("leaf_alloc cannot be read: jdbc:mysql://(host=127.0.0.1,password=***");
+            HttpResponse<String> id = http.get("/api/segment/get/x");
+            assertThat(id.statusCode()).isEqualTo(503);
+            assertThat(id.body()).contains("urn:leaf:problem:store-unavailable", "u2:***@127.0.0.1");
+            String page = http.get("/").body();
+            assertThat(page).contains("password1=***&amp;password2=***&amp;password3=***");
+            for (String body : List.of(readiness.body(), id.body(), http.get("/api/segment/cache").body(), page)) {
+                assertThat(body).doesNotContain(SECRETS);
+            }
+        }
+        assertThat(output.toString()).contains("leaf_alloc cannot be read: jdbc:mysql://").doesNotContain(SECRETS);
     }
 
     @Test

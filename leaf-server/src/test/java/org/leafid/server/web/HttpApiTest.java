@@ -15,14 +15,18 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.snowflake.SnowflakeId;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.testing.TcpProxy;
 import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.server.fault.RawHttp;
 import org.leafid.server.support.Http;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -166,6 +170,27 @@ class HttpApiTest {
         HttpResponse<String> direct = http.get("/error");
         assertThat(direct.statusCode()).isEqualTo(404);
         assertProblem(direct, "not-found");
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void badPercentEncodingInTheQueryIsA400WithoutAStackTraceAndIssuesNothing(CapturedOutput output) {
+        String tag = newServedTag("http-bad-query", 1, 1000);
+        int logStart = output.length();
+
+        // The fast path (segment, snowflake) and Spring MVC (actuator) both read the query's parameters.
+        for (String target : List.of("/api/segment/get/" + tag + "?count=%zz", "/api/segment/get/" + tag
+                + "?x=%ff%fe&count=2", "/api/snowflake/get/k?count=%ff", "/actuator/health?x=%ff")) {
+            RawHttp.Response response = RawHttp.send(port, "GET", target, List.of(), null);
+            assertThat(response.status()).as(target).isEqualTo(400);
+            assertThat(response.contentType()).startsWith("application/problem+json");
+            assertThat(response.problemType()).as(target).isEqualTo("urn:leaf:problem:bad-request");
+            assertThat(response.body()).contains("percent-encoded").doesNotContain("Exception", "%zz");
+        }
+
+        assertThat(output.toString().substring(logStart)).doesNotContain("InvalidParameterException", "\tat ",
+                "ERROR");
+        assertThat(http.getId("/api/segment/get/" + tag)).as("no ID was taken by a refused request").isEqualTo(1);
     }
 
     @Test

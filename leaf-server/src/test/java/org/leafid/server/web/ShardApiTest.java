@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.leafid.core.shard.ShardId;
 import org.leafid.core.shard.ShardLimit;
 import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.server.fault.RawHttp;
 import org.leafid.server.support.Http;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -151,6 +152,9 @@ class ShardApiTest {
             {"/api/shard/get/9", "404", "unknown-app"},
             {"/api/shard/decode/x1", "400", "invalid-id"},
             {"/api/shard/decode/-5", "400", "invalid-id"},
+            {"/api/shard/decode/7", "400", "invalid-id"},
+            {"/api/shard/decode/0", "400", "invalid-id"},
+            {"/api/shard/get/8?gatePass=%ff%fe", "400", "bad-request"},
             {"/api/shard/nothing-here", "404", "not-found"},
         };
         for (String[] c : cases) {
@@ -158,6 +162,10 @@ class ShardApiTest {
             assertThat(response.statusCode()).as(c[0]).isEqualTo(Integer.parseInt(c[1]));
             assertProblem(response, c[2]);
         }
+        // Bad escapes java.net.http will not send.
+        RawHttp.Response badCount = RawHttp.send(port, "GET", "/api/shard/get/8?gatePass=a&count=%zz", List.of(), null);
+        assertThat(badCount.status()).isEqualTo(400);
+        assertThat(badCount.problemType()).isEqualTo("urn:leaf:problem:bad-request");
         // A gate pass of exactly 256 characters is a gate pass.
         assertThat(http.get("/api/shard/get/8?gatePass=" + "g".repeat(ShardId.MAX_GATE_PASS_LENGTH)).statusCode())
                 .isEqualTo(200);
@@ -174,6 +182,10 @@ class ShardApiTest {
             {"{\"appId\":20,\"appName\":\"x\",\"maxLimitId\":100}", "maxLimitId"},
             {"{\"appId\":20,\"appName\":\"x\",\"maxLimitId\":-1}", "maxLimitId"},
             {"{\"appId\":20,\"appName\":\"x\",\"shard\":3}", "shard"},
+            {"{\"appId\":20,\"appName\":\"a\\u0000b\"}", "appName"},
+            {"{\"appId\":20,\"appName\":\"line\\nbreak\"}", "appName"},
+            {"{\"appId\":20,\"appName\":\"bell\\u0007\"}", "appName"},
+            {"{\"appId\":20,\"appName\":\"x\",\"description\":\"a\\u001b[31mred\"}", "description"},
         };
         for (String[] body : bodies) {
             HttpResponse<String> response = admin(body[0]);
@@ -182,6 +194,12 @@ class ShardApiTest {
             assertThat(JSON.readTree(response.body()).get("field").asString()).isEqualTo(body[1]);
         }
         assertThat(count("SELECT COUNT(*) FROM id_alloc WHERE app_id = 20")).isZero();
+        // A field given twice is refused, not read as its last value.
+        HttpResponse<String> duplicate = admin("{\"appId\":22,\"appId\":23,\"appName\":\"x\"}");
+        assertThat(duplicate.statusCode()).isEqualTo(400);
+        assertProblem(duplicate, "invalid-request");
+        assertThat(duplicate.body()).contains("appId");
+        assertThat(count("SELECT COUNT(*) FROM id_alloc WHERE app_id IN (22, 23)")).isZero();
         HttpResponse<String> again = admin("{\"appId\":8,\"appName\":\"twice\"}");
         assertThat(again.statusCode()).isEqualTo(409);
         assertProblem(again, "app-exists");
@@ -213,6 +231,19 @@ class ShardApiTest {
         assertThat(refresh.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(refresh.body()).get("apps").toString()).contains("33", "34");
         assertThat(refresh.body()).contains("\"refusedApps\":{}");
+    }
+
+    @Test
+    void decodeWithAWrongTokenIs403AndAnsweredWithoutOrWithTheRightOne() {
+        String path = "/api/shard/decode/" + ShardId.compose(1, 0, 1);
+        for (String wrong : List.of(TOKEN + "x", "x", TOKEN.toUpperCase())) {
+            HttpResponse<String> refused = send("GET", path, wrong, null);
+            assertThat(refused.statusCode()).as(wrong).isEqualTo(403);
+            assertProblem(refused, "forbidden");
+            assertThat(refused.body()).doesNotContain(TOKEN);
+        }
+        assertThat(send("GET", path, null, null).statusCode()).isEqualTo(200);
+        assertThat(send("GET", path, TOKEN, null).statusCode()).isEqualTo(200);
     }
 
     @Test

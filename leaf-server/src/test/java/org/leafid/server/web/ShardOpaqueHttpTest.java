@@ -85,13 +85,18 @@ class ShardOpaqueHttpTest {
             assertThat(anyone.get("shardId").asInt()).isEqualTo(shard);
             assertThat(anyone.has("index")).isFalse();
             assertThat(anyone.get("indexHidden").asString()).contains("admin token");
-            JsonNode wrongToken = JSON.readTree(http.send("GET", "/api/shard/decode/" + third, "Authorization",
-                    "Bearer not-the-token-at-all-0000").body());
-            assertThat(wrongToken.has("index")).isFalse();
+            HttpResponse<String> wrongToken = http.send("GET", "/api/shard/decode/" + third, "Authorization",
+                    "Bearer not-the-token-at-all-0000");
+            assertThat(wrongToken.statusCode()).isEqualTo(403);
+            assertThat(JSON.readTree(wrongToken.body()).has("index")).isFalse();
             JsonNode admin = JSON.readTree(http.send("GET", "/api/shard/decode/" + third, "Authorization",
                     "Bearer " + TOKEN).body());
             assertThat(admin.get("index").asLong()).as("the third ID of the shard's first block").isEqualTo(3);
             assertThat(JSON.readTree(http.get("/api/shard/apps").body()).get(0).get("opaque").asBoolean()).isTrue();
+            // The volume opaque IDs hide is not published per app: opaque apps are counted together.
+            String metrics = http.get("/actuator/prometheus").body();
+            assertThat(metrics).contains("leaf_ids_issued_total{key=\"opaque\",mode=\"shard\"} 200")
+                    .doesNotContain("key=\"" + APP + "\",mode=\"shard\"");
         }
 
         // Another key: the server starts, but does not serve the app (its IDs would repeat), and says why.

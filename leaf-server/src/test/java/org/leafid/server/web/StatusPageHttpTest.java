@@ -125,7 +125,7 @@ class StatusPageHttpTest {
                 new StatusPage.SnowflakeSection(true, "local", "10.0.0.1:8080", null, "lost <worker> & \"gone\"",
                         "41/10/12 ms"),
                 new StatusPageShard.ShardSection(true, "redis", List.of(new StatusPageShard.AppRow(9,
-                        "<img src=x onerror=alert(1)>", 64, 0, 0.05, 12)), null));
+                        "<img src=x onerror=alert(1)>", 64, 0, 0.05, 12)), null), true);
 
         String html = StatusPage.render(model);
 
@@ -136,6 +136,7 @@ class StatusPageHttpTest {
                         "jdbc:mysql://h/&lt;x&gt;", "&lt;img src=x onerror=alert(1)&gt;",
                         "<td class=\"problem\">5.0 %</td>", "<td class=\"num\">12</td>");
         assertThat(StatusPage.escape("plain-tag_1.2:3")).isEqualTo("plain-tag_1.2:3");
+        assertThat(StatusPage.escape("a\u0000b\u001b[31mc\nd")).isEqualTo("a\uFFFDb\uFFFD[31mc d");
         assertThat(StatusPage.usedLabel(1, 0.05)).isEqualTo("&lt;1 % used");
         assertThat(StatusPage.usedLabel(0, 0.0)).isEqualTo("0 % used");
         assertThat(StatusPageServer.uptime(Duration.ofSeconds(42))).isEqualTo("42 s");

@@ -22,6 +22,10 @@ import org.leafid.jdbc.shard.IdAllocRow;
  * (read from the generator at scrape time) and {@code leaf_shard_headroom{app}}, the fraction of
  * the app's index space not yet reserved, over all its shards (1 = untouched, 0 = spent), computed
  * from the rows at each app-list refresh. Alert well before 0: see the README.
+ *
+ * <p>Opaque apps are counted together, under {@code key="opaque"}: their IDs are made to hide how
+ * many an app issues, and a per-app count on an anonymous {@code /actuator/prometheus} would publish
+ * just that.
  */
 public final class ShardMeters implements Consumer<List<ShardApp>> {
 
@@ -52,8 +56,12 @@ public final class ShardMeters implements Consumer<List<ShardApp>> {
             headroom.put(appId, computeHeadroom(app));
             if (registered.add(appId)) {
                 String key = Integer.toString(appId);
-                FunctionCounter.builder("leaf.ids.issued", generator, g -> g.issuedCount(appId))
-                        .description("IDs handed out").tags("mode", "shard", "key", key).register(registry);
+                if (generator.opaque()) {
+                    registerOpaqueCounter();
+                } else {
+                    FunctionCounter.builder("leaf.ids.issued", generator, g -> g.issuedCount(appId))
+                            .description("IDs handed out").tags("mode", "shard", "key", key).register(registry);
+                }
                 if (rows != null) {
                     Gauge.builder("leaf.shard.headroom", this, meters -> meters.headroom(appId))
                             .description("Fraction of the app's index space not yet reserved").tag("app", key)
@@ -66,6 +74,19 @@ public final class ShardMeters implements Consumer<List<ShardApp>> {
                 remove(gone);
             }
         }
+    }
+
+    /**
+     * One counter for every opaque app: the sum of what this server issued for the apps listed now.
+     * Registering it again returns the one registered first.
+     */
+    private void registerOpaqueCounter() {
+        FunctionCounter.builder("leaf.ids.issued", this, ShardMeters::issuedByOpaqueApps)
+                .description("IDs handed out").tags("mode", "shard", "key", "opaque").register(registry);
+    }
+
+    private double issuedByOpaqueApps() {
+        return registered.stream().mapToLong(generator::issuedCount).sum();
     }
 
     private double computeHeadroom(ShardApp app) {

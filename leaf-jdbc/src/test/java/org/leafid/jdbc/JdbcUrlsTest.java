@@ -1,0 +1,69 @@
+package org.leafid.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Every place a password can sit in a url Connector/J accepts is hidden; what is not a secret stays. */
+class JdbcUrlsTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "jdbc:mysql://u:S3cr3t@h:3306/db",
+        "jdbc:mysql://h:3306/db?password=S3cr3t&useSSL=false",
+        "jdbc:mysql://h/db?trustCertificateKeyStorePassword=S3cr3t",
+        "jdbc:mysql://address=(host=h)(port=3307)(user=u)(password=S3cr3t)/db",
+        "jdbc:mysql://(host=h,password=S3cr3t)/db",
+        "jdbc:mysql://[(host=h,user=u,password=S3cr3t),(host=h2,pwd=S3cr3t)]/db",
+        "jdbc:mysql://h1:3306,u2:S3cr3t@h2/db",
+        "jdbc:mysql:replication://h1,address=(host=h2)(password=S3cr3t)/db",
+        "jdbc:mysql://h/db?password1=S3cr3t",
+        "jdbc:mysql://h/db?password2=S3cr3t",
+        "jdbc:mysql://h/db?password3=S3cr3t",
+        "jdbc:mysql://h/db?PASSWORD=S3cr3t",
+        "jdbc:mysql://h/db?password=S3%63r3t",
+        "jdbc:mysql://address=(host=h)(password=S3cr3t/db",
+        "jdbc:mysql://h/db?password=%zzS3cr3t",
+        "jdbc:h2:file:/srv/leaf/data;USER=sa;PASSWORD=S3cr3t",
+        "jdbc:postgresql://h/db?password=S3cr3t",
+        "mysql://u:S3cr3t@h/db"})
+    void noFormShowsThePassword(String url) {
+        assertThat(JdbcUrls.withoutPassword(url)).doesNotContain("S3cr3t", "S3%63r3t", "S3cr");
+    }
+
+    @Test
+    void theDriversReadingIsShownWithSecretsAsStars() {
+        assertThat(JdbcUrls.withoutPassword("jdbc:mysql://u:pw@h:3306/db?password=x&useSSL=false&trustStorePassword=y"))
+                .isEqualTo("jdbc:mysql://u:***@h:3306/db?password=***&trustStorePassword=***&useSSL=false");
+        assertThat(JdbcUrls.withoutPassword("jdbc:mysql://address=(host=h)(port=3307)(user=u)(password=S)/db"))
+                .isEqualTo("jdbc:mysql://(host=h,password=***,port=3307,user=u)/db");
+        assertThat(JdbcUrls.withoutPassword("jdbc:mysql://h1:3306,u2:S@h2/db?password1=A&password2=B&password3=C"))
+                .isEqualTo("jdbc:mysql://h1:3306,u2:***@h2/db?password1=***&password2=***&password3=***");
+        assertThat(JdbcUrls.withoutPassword("jdbc:mysql:loadbalance://[::1]:3306/db"))
+                .isEqualTo("jdbc:mysql:loadbalance://[::1]:3306/db");
+    }
+
+    @Test
+    void aUrlWithoutSecretsIsUnchanged() {
+        for (String url : new String[] {"jdbc:mysql://127.0.0.1:3306/leaf", "jdbc:mysql://h/db?useSSL=false",
+                "jdbc:mysql://u@h/db"}) {
+            assertThat(JdbcUrls.withoutPassword(url)).isEqualTo(url);
+        }
+        assertThat(JdbcUrls.withoutPassword(null)).isNull();
+    }
+
+    @Test
+    void aUrlTheDriverCannotReadShowsItsSchemeOnly() {
+        assertThat(JdbcUrls.withoutPassword("jdbc:mysql://address=(host=h)(password=S/db")).isEqualTo("jdbc:mysql:");
+        assertThat(JdbcUrls.withoutPassword("jdbc:postgresql://h/db?password=S")).isEqualTo("jdbc:postgresql:");
+        assertThat(JdbcUrls.withoutPassword("not a url u:S@h")).isEqualTo("(a url that cannot be read)");
+    }
+
+    @Test
+    void anH2UrlKeepsItsDatabaseAndLosesItsSettings() {
+        assertThat(JdbcUrls.withoutPassword("jdbc:h2:file:/srv/leaf/data/leaf-db;MODE=MySQL;PASSWORD=S"))
+                .isEqualTo("jdbc:h2:file:/srv/leaf/data/leaf-db");
+    }
+}

@@ -1,0 +1,58 @@
+package org.leafid.server.admin;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import org.leafid.server.web.RefusalLog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+
+/**
+ * The one check of {@code Authorization: Bearer <leaf.admin.token>}, for the admin API
+ * ({@link AdminAuth}) and for the endpoints that answer more to the admin (shard decode).
+ *
+ * <p>A wrong token is refused wherever it is presented (403), never taken for "no token": a caller
+ * who sends one meant to be the admin, and must learn that it is not. Its warnings are throttled
+ * (one per 10 s, with the count left out): anyone can send wrong tokens, and one line each would
+ * let them fill the log.
+ */
+@Component
+public final class AdminToken {
+
+    private static final Logger log = LoggerFactory.getLogger(AdminToken.class);
+    private static final String BEARER = "Bearer ";
+
+    /** The token's bytes, or null while the admin API is off: then no request is the admin's. */
+    private final byte[] token;
+    private final RefusalLog refusals = new RefusalLog(log, 10_000);
+
+    public AdminToken(AdminProperties properties) {
+        this.token = properties.enabled() ? properties.token().getBytes(StandardCharsets.UTF_8) : null;
+    }
+
+    /**
+     * Whether the request carries the admin token: false without a bearer token (or while the admin API
+     * is off, when the header means nothing to this server).
+     *
+     * @throws WrongAdminTokenException when it carries another bearer token
+     */
+    public boolean presentedBy(HttpServletRequest request) {
+        String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (token == null || header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())
+                || header.substring(BEARER.length()).isBlank()) {
+            return false;
+        }
+        byte[] presented = header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
+        // Constant time in the length of the configured token: no byte-by-byte early exit to time.
+        if (!MessageDigest.isEqual(token, presented)) {
+            // The presented value is not logged either: it may be a near miss of the real token.
+            refusals.warn("wrong-admin-token", "Request " + request.getMethod() + " " + request.getRequestURI()
+                    + " from " + request.getRemoteAddr() + " refused: wrong token; if the caller is yours, give it "
+                    + "this server's leaf.admin.token");
+            throw new WrongAdminTokenException();
+        }
+        return true;
+    }
+}
