@@ -60,8 +60,11 @@ final class PrefetchBuffer implements IdSource {
     private final List<Batch> ready = new ArrayList<>();
     private LeafRequestException refusal;
     private Exception lastFailure;
-    /** Written under lock; read by the check without it. */
-    private volatile long largestServed = Long.MIN_VALUE;
+    /**
+     * Segment tags: no ID at or below it is served; 0 at first, so no ID at or below 0 either.
+     * Written under lock; read by the check without it.
+     */
+    private volatile long largestServed;
     private boolean closed;
 
     /**

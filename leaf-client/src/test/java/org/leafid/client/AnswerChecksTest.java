@@ -38,6 +38,15 @@ class AnswerChecksTest {
     }
 
     @Test
+    void aSegmentTagsFirstIdZeroPassesWithTheRestAndAnAnswerOfZeroAloneIsRefused() {
+        SegmentAnswerCheck check = new SegmentAnswerCheck(() -> 0);
+        assertThatCode(() -> check.before("http://a").accept(new long[] {0, 1, 2}))
+                .as("max_id 0 in leaf_alloc: a real server's first ID is 0").doesNotThrowAnyException();
+        assertThatThrownBy(() -> check.before("http://a").accept(new long[] {0}))
+                .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "positive"));
+    }
+
+    @Test
     void aShardAnswerOfTheRightAppAndShardPassesAndAnyOtherIsRefusedByItsOwnCheck() {
         int shard = 5;
         ShardAnswerCheck check = new ShardAnswerCheck(56, shard);

@@ -108,6 +108,13 @@ class PrefetchBufferTest {
     }
 
     @Test
+    void aSegmentTagsIdZeroIsNeverServed() {
+        PrefetchBuffer buffer = buffer(new ScriptedSource(range(0, 99)), true, 1000);
+        assertThat(buffer.nextId()).as("0 skipped: every ID handed out is positive").isEqualTo(1);
+        assertThat(buffer.nextIds(98)).endsWith(99);
+    }
+
+    @Test
     void atTheLargestSizeTwoBatchesAreFetchedAtOnceAndAnOvertakenAnswerIsServedInOrder() {
         CountDownLatch higherDelivered = new CountDownLatch(1);
         AtomicInteger calls = new AtomicInteger();
