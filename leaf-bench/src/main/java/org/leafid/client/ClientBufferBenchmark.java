@@ -33,7 +33,7 @@ public class ClientBufferBenchmark {
     public void fill() {
         fetcher = new ScheduledThreadPoolExecutor(1, ClientThreads.named("bench-fetch"));
         AtomicLong next = new AtomicLong(1);
-        BatchSource source = (path, count) -> {
+        BatchSource source = (path, count, check) -> {
             long first = next.getAndAdd(count);
             long[] ids = new long[count];
             for (int i = 0; i < count; i++) {
@@ -41,7 +41,8 @@ public class ClientBufferBenchmark {
             }
             return ids;
         };
-        buffer = new PrefetchBuffer("segment", "bench", "/api/segment/get/bench?", true, source, fetcher,
+        buffer = new PrefetchBuffer("segment", "bench", "/api/segment/get/bench?", true, SegmentAnswerCheck::new,
+                source, fetcher,
                 new BatchSizer(100_000, Duration.ofMillis(100).toNanos()), 0.1, Duration.ofSeconds(10),
                 System::nanoTime, ClientMeters.NONE);
         buffer.nextId(); // the first batch is in

@@ -4,11 +4,12 @@ package org.leafid.client;
 interface BatchSource {
 
     /**
-     * Exactly {@code count} IDs issued by a server for {@code path}.
+     * Exactly {@code count} IDs issued by a server for {@code path}, in an answer that passed {@code check}.
      *
      * @param path the path and query up to the count, ending in {@code ?} or {@code &}
+     * @param check what the buffer requires of an answer; an answer that fails it is a server failure
      * @throws LeafRequestException when a server refused the request itself (not retried)
      * @throws ServersUnavailableException when no server gave the batch
      */
-    long[] fetch(String path, int count) throws ServersUnavailableException;
+    long[] fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException;
 }

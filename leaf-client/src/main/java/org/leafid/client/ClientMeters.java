@@ -3,7 +3,7 @@ package org.leafid.client;
 import java.util.function.ToDoubleFunction;
 
 /**
- * What the client counts: batches fetched, refusals, failed server attempts, IDs buffered. The
+ * What the client counts: batches fetched, refusals, failed server attempts, bad answers, IDs buffered. The
  * Micrometer implementation is made only when a registry is given, so no Micrometer class is
  * loaded otherwise.
  */
@@ -21,6 +21,9 @@ interface ClientMeters {
     default void refused() {}
 
     default void serverFailed(String server) {}
+
+    /** An answer of {@code server} refused by a check (also a server failure). */
+    default void badAnswer(String server, String check) {}
 
     /** A gauge of the servers up now. */
     default <T> void servers(T pool, ToDoubleFunction<T> up) {}

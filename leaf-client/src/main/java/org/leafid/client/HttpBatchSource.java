@@ -8,14 +8,28 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Fetches a batch over HTTP, asking the servers in turn: the preferred one, then, after a connect
- * failure, a timeout, a 5xx, 408/429 or a malformed answer, the next one up. A refusal (other 4xx,
- * or {@code app-limit-reached}/{@code tag-exhausted}) is thrown at once: every server would say
- * the same.
+ * failure, a timeout, a 5xx, 408/429 or a bad answer, the next one up. A refusal (other 4xx, or
+ * {@code app-limit-reached}/{@code tag-exhausted}) is thrown at once: every server would say the
+ * same.
+ *
+ * <p>The request timeout bounds the whole answer, body included (a body dripped a byte at a time
+ * is cut off when it runs out), and a 200 body may be no longer than the IDs asked for can take.
+ * An answer is handed to the buffer only once it passed the buffer's {@link AnswerCheck}.
  */
 final class HttpBatchSource implements BatchSource {
+
+    /** The longest line of a 200 answer: 19 digits of 2^63-1 and the line end. */
+    static final int MOST_BYTES_PER_ID = 20;
+    /** A problem+json body is a few hundred bytes; this is plenty. */
+    static final int MOST_PROBLEM_BYTES = 64 * 1024;
 
     private final HttpClient http;
     private final ServerPool pool;
@@ -30,20 +44,20 @@ final class HttpBatchSource implements BatchSource {
     }
 
     @Override
-    public long[] fetch(String path, int count) throws ServersUnavailableException {
+    public long[] fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException {
         Exception last = null;
         for (int attempt = 0; attempt < pool.size(); attempt++) {
             ServerPool.Server server = pool.pick();
             if (server == null) {
                 break;
             }
-            HttpRequest request = HttpRequest.newBuilder(URI.create(server.url + path + "count=" + count))
-                    .timeout(requestTimeout).header("Accept", "text/plain").GET().build();
+            AnswerCheck.Judge judge = check.before(server.url);
             try {
-                HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> response = exchange(server.url + path + "count=" + count, count);
                 int status = response.statusCode();
                 if (status == 200) {
                     long[] ids = IdLines.parse(response.body(), count);
+                    judge.accept(ids);
                     pool.succeeded(server);
                     return ids;
                 }
@@ -55,11 +69,16 @@ final class HttpBatchSource implements BatchSource {
                     continue;
                 }
                 throw LeafRequestException.of(status, problem.type(), problem.detail(), null);
+            } catch (BadAnswerException e) {
+                pool.failed(server, -1, "a bad answer, " + e.getMessage());
+                meters.serverFailed(server.url);
+                meters.badAnswer(server.url, e.check());
+                last = e;
             } catch (HttpTimeoutException e) {
                 pool.failed(server, -1, "no answer within " + requestTimeout.toMillis() + " ms");
                 meters.serverFailed(server.url);
                 last = e;
-            } catch (IOException | MalformedAnswerException e) {
+            } catch (IOException e) {
                 pool.failed(server, -1, e.toString());
                 meters.serverFailed(server.url);
                 last = e;
@@ -70,6 +89,51 @@ final class HttpBatchSource implements BatchSource {
         }
         throw new ServersUnavailableException(last == null ? "every server is backing off after a failure"
                 : "no server gave a batch, the last failure: " + last, pool.retryAtNanos(), last);
+    }
+
+    /**
+     * One request and its whole answer within the request timeout.
+     *
+     * @throws HttpTimeoutException when no status line came in time
+     * @throws BadAnswerException when the body was too long ({@code size}) or not complete in time ({@code deadline})
+     */
+    private HttpResponse<byte[]> exchange(String url, int count)
+            throws IOException, BadAnswerException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(requestTimeout)
+                .header("Accept", "text/plain").GET().build();
+        AtomicReference<BoundedBody> body = new AtomicReference<>();
+        CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, info -> {
+            BoundedBody bounded = new BoundedBody(info.statusCode() == 200
+                    ? (long) MOST_BYTES_PER_ID * count : MOST_PROBLEM_BYTES);
+            body.set(bounded);
+            return bounded;
+        });
+        try {
+            return answer.get(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            BoundedBody started = body.get();
+            if (started == null) {
+                throw new HttpTimeoutException("no status line within " + requestTimeout.toMillis() + " ms");
+            }
+            started.abort();
+            throw new BadAnswerException("deadline", "the body was not complete within " + requestTimeout.toMillis()
+                    + " ms (" + started.received() + " bytes came)");
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            // The body's own refusal may come wrapped (CompletionException, IOException): it names the check.
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                if (cause instanceof BadAnswerException bad) {
+                    throw bad;
+                }
+            }
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(e.getCause());
+        }
     }
 
     /** 5xx, 408 and 429 are the server's trouble, except the two limits, which are the key's. */

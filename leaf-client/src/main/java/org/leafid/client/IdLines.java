@@ -12,7 +12,7 @@ final class IdLines {
 
     private IdLines() {}
 
-    static long[] parse(byte[] body, int expected) throws MalformedAnswerException {
+    static long[] parse(byte[] body, int expected) throws BadAnswerException {
         long[] ids = new long[expected];
         int count = 0;
         long value = 0;
@@ -21,7 +21,7 @@ final class IdLines {
             if (b >= '0' && b <= '9') {
                 int digit = b - '0';
                 if (value > LAST_SAFE && (value > (Long.MAX_VALUE - digit) / 10)) {
-                    throw new MalformedAnswerException("an ID above 2^63-1 at line " + (count + 1));
+                    throw new BadAnswerException("format", "an ID above 2^63-1 at line " + (count + 1));
                 }
                 value = value * 10 + digit;
                 digits++;
@@ -29,13 +29,18 @@ final class IdLines {
                 ids[count++] = value;
                 value = 0;
                 digits = 0;
+            } else if (b == '\n' && digits > 0) {
+                throw new BadAnswerException("count", "more than the " + expected + " IDs asked for");
             } else {
-                throw new MalformedAnswerException("byte " + (b & 0xff) + " at line " + (count + 1) + " of "
+                throw new BadAnswerException("format", "byte " + (b & 0xff) + " at line " + (count + 1) + " of "
                         + expected + " expected IDs");
             }
         }
-        if (digits != 0 || count != expected) {
-            throw new MalformedAnswerException("the answer was cut: " + count + " complete lines of " + expected);
+        if (digits != 0) {
+            throw new BadAnswerException("format", "the answer was cut within line " + (count + 1));
+        }
+        if (count != expected) {
+            throw new BadAnswerException("count", "the answer was cut: " + count + " complete lines of " + expected);
         }
         return ids;
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 
@@ -26,8 +27,10 @@ import java.util.regex.Pattern;
  * }
  * }</pre>
  *
- * <p>Guarantees: every ID was issued by a server, in a complete answer; no ID is handed out twice
- * by one client; a segment tag's IDs increase within one client. Thread-safe.
+ * <p>Guarantees: every ID was issued by a server, in a complete answer that passed the checks of
+ * its mode (the count, every ID positive, the app and shard, the order; see the package
+ * documentation); no ID is handed out twice by one client; a segment tag's IDs increase within one
+ * client. Thread-safe.
  */
 public final class LeafClient implements AutoCloseable {
 
@@ -62,7 +65,8 @@ public final class LeafClient implements AutoCloseable {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.connectTimeout).executor(httpThreads).build();
         this.source = new HttpBatchSource(http, pool, settings.requestTimeout, meters);
-        this.snowflake = buffer("snowflake", "snowflake", "/api/snowflake/get/" + SNOWFLAKE_KEY + "?", false);
+        this.snowflake = buffer("snowflake", "snowflake", "/api/snowflake/get/" + SNOWFLAKE_KEY + "?", false,
+                served -> new SnowflakeAnswerCheck());
     }
 
     public static Builder builder() {
@@ -73,7 +77,7 @@ public final class LeafClient implements AutoCloseable {
     public IdSource segment(String tag) {
         checkKey("tag", tag);
         return segments.computeIfAbsent(tag,
-                t -> buffer("segment", t, "/api/segment/get/" + t + "?", true));
+                t -> buffer("segment", t, "/api/segment/get/" + t + "?", true, SegmentAnswerCheck::new));
     }
 
     /** Snowflake IDs (roughly time-ordered, from whichever server answers). */
@@ -90,7 +94,7 @@ public final class LeafClient implements AutoCloseable {
                     "An app id is 0..255 (8 bits of the ID), not " + appId, null);
         }
         return shards.computeIfAbsent(appId,
-                id -> new ShardIds(id, (key, path) -> buffer("shard", key, path, false)));
+                id -> new ShardIds(id, (key, path, check) -> buffer("shard", key, path, false, served -> check)));
     }
 
     /** Each server as the client sees it now, in the configured order. */
@@ -121,8 +125,9 @@ public final class LeafClient implements AutoCloseable {
         }
     }
 
-    private PrefetchBuffer buffer(String mode, String key, String path, boolean increasing) {
-        return new PrefetchBuffer(mode, key, path, increasing, source, fetchers,
+    private PrefetchBuffer buffer(String mode, String key, String path, boolean increasing,
+            Function<LongSupplier, AnswerCheck> checks) {
+        return new PrefetchBuffer(mode, key, path, increasing, checks, source, fetchers,
                 new BatchSizer(settings.maxBatch, settings.targetFetchInterval.toNanos()),
                 settings.prefetchThreshold, settings.maxWait, System::nanoTime, meters);
     }
@@ -186,7 +191,10 @@ public final class LeafClient implements AutoCloseable {
             return this;
         }
 
-        /** How long a batch request may take before the next server is asked (default 2 s). */
+        /**
+         * How long a batch request may take, its whole answer (body included) received, before the
+         * next server is asked (default 2 s).
+         */
         public Builder requestTimeout(Duration timeout) {
             this.requestTimeout = positive("requestTimeout", timeout);
             return this;

@@ -9,7 +9,8 @@ import java.util.function.ToDoubleFunction;
  * The client's meters in a Micrometer registry (Prometheus names):
  * {@code leaf_client_fetches_total{mode,outcome}} (outcome {@code ok} or {@code refused}),
  * {@code leaf_client_ids_fetched_total{mode}}, {@code leaf_client_buffered{mode,key}},
- * {@code leaf_client_server_failures_total{server}} and {@code leaf_client_servers_up}.
+ * {@code leaf_client_server_failures_total{server}},
+ * {@code leaf_client_bad_answers_total{server,check}} and {@code leaf_client_servers_up}.
  */
 final class MicrometerClientMeters implements ClientMeters {
 
@@ -60,7 +61,14 @@ final class MicrometerClientMeters implements ClientMeters {
     @Override
     public void serverFailed(String server) {
         Counter.builder("leaf.client.server.failures").tag("server", server)
-                .description("Requests to a Leaf server that failed: connect, timeout, 5xx, malformed answer")
+                .description("Requests to a Leaf server that failed: connect, timeout, 5xx, bad answer")
+                .register(registry).increment();
+    }
+
+    @Override
+    public void badAnswer(String server, String check) {
+        Counter.builder("leaf.client.bad.answers").tag("server", server).tag("check", check)
+                .description("Answers of a Leaf server refused by a check before any ID of them was handed out")
                 .register(registry).increment();
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,23 +27,24 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One batch is fetched ahead; two when the batches are at the largest size and the rate may
  * outrun one round trip at a time ({@code ahead} counts batches fetching or fetched, not yet
- * current). For segment tags the fetched batches wait sorted by their first ID, and a batch
- * becoming current starts after the largest ID of those before it: IDs not above it (another
- * server still on an older block after a failover, or a later answer overtaken by an earlier one)
- * are never served, so the client's IDs of a tag only increase.
+ * current). Every answer passed the buffer's {@link AnswerCheck} before it arrives here. For
+ * segment tags the fetched batches wait sorted by their first ID, and a batch becoming current
+ * starts after the largest ID of those before it: IDs not above it (another server still on an
+ * older block after a failover, or a later answer overtaken by an earlier one) are never served,
+ * so the client's IDs of a tag only increase. An answer with no ID above that mark never gets
+ * here: the check refuses it as the server's failure ({@link SegmentAnswerCheck}).
  */
 final class PrefetchBuffer implements IdSource {
 
     private static final Logger log = LoggerFactory.getLogger(PrefetchBuffer.class);
     /** The shortest pause before a fetch is tried again after every server failed. */
     private static final long SHORTEST_RETRY_NANOS = Duration.ofMillis(20).toNanos();
-    /** Batches in a row wholly at or below IDs served before, after which the caller is told. */
-    private static final int MOST_STALE_BATCHES = 32;
 
     private final String name;
     private final String path;
     private final boolean increasing;
     private final BatchSource source;
+    private final AnswerCheck check;
     private final ScheduledExecutorService executor;
     private final BatchSizer sizer;
     private final double prefetchThreshold;
@@ -58,17 +60,25 @@ final class PrefetchBuffer implements IdSource {
     private final List<Batch> ready = new ArrayList<>();
     private LeafRequestException refusal;
     private Exception lastFailure;
-    private long largestServed = Long.MIN_VALUE;
-    private int staleBatches;
+    /**
+     * Segment tags: no ID at or below it is served; 0 at first, so no ID at or below 0 either.
+     * Written under lock; read by the check without it.
+     */
+    private volatile long largestServed;
     private boolean closed;
 
-    PrefetchBuffer(String mode, String key, String path, boolean increasing, BatchSource source,
-            ScheduledExecutorService executor, BatchSizer sizer, double prefetchThreshold, Duration maxWait,
-            LongSupplier nanos, ClientMeters meters) {
+    /**
+     * @param checks the check of this buffer's answers, given the largest ID it has served (segment
+     *     tags judge answers by it)
+     */
+    PrefetchBuffer(String mode, String key, String path, boolean increasing,
+            Function<LongSupplier, AnswerCheck> checks, BatchSource source, ScheduledExecutorService executor,
+            BatchSizer sizer, double prefetchThreshold, Duration maxWait, LongSupplier nanos, ClientMeters meters) {
         this.name = mode + " " + key;
         this.path = path;
         this.increasing = increasing;
         this.source = source;
+        this.check = checks.apply(() -> largestServed);
         this.executor = executor;
         this.sizer = sizer;
         this.prefetchThreshold = prefetchThreshold;
@@ -212,16 +222,10 @@ final class PrefetchBuffer implements IdSource {
         }
         long[] ids = batch.ids;
         if (ids[ids.length - 1] <= largestServed) {
-            if (++staleBatches >= MOST_STALE_BATCHES) {
-                staleBatches = 0;
-                throw new LeafUnavailableException("The servers keep answering IDs of " + name + " at or below "
-                        + largestServed + ", which this client has handed out already: was the leaf_alloc row set "
-                        + "back? The client issues none of them; restart it once the row is above " + largestServed,
-                        Duration.ZERO, null);
-            }
+            // Passed the check, then overtaken by a batch fetched at the same time and served first.
+            log.debug("Dropped {} IDs of {} not above {} (an answer overtaken)", ids.length, name, largestServed);
             return null;
         }
-        staleBatches = 0;
         int start = 0;
         if (ids[0] <= largestServed) {
             start = Arrays.binarySearch(ids, largestServed + 1);
@@ -271,9 +275,9 @@ final class PrefetchBuffer implements IdSource {
     private void fetch() {
         int size = sizer.next(nanos.getAsLong());
         try {
-            long[] ids = source.fetch(path, size);
+            long[] ids = source.fetch(path, size, check);
             meters.fetched(ids.length);
-            deliver(increasing ? ascending(ids) : ids);
+            deliver(ids);
             startFetch(); // a second one ahead, when the size allows it
         } catch (LeafInvalidInputException e) {
             if (Problem.shortType(e.type()).equals("invalid-count") && sizer.refusedAsTooLarge(size)) {
@@ -338,23 +342,5 @@ final class PrefetchBuffer implements IdSource {
         } finally {
             lock.unlock();
         }
-    }
-
-    /** A segment batch strictly increasing: as the servers send it, else sorted with repeats removed. */
-    private static long[] ascending(long[] ids) {
-        for (int i = 1; i < ids.length; i++) {
-            if (ids[i] <= ids[i - 1]) {
-                long[] sorted = ids.clone();
-                Arrays.sort(sorted);
-                int kept = 1;
-                for (int j = 1; j < sorted.length; j++) {
-                    if (sorted[j] != sorted[kept - 1]) {
-                        sorted[kept++] = sorted[j];
-                    }
-                }
-                return Arrays.copyOf(sorted, kept);
-            }
-        }
-        return ids;
     }
 }

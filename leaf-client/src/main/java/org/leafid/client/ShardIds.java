@@ -3,7 +3,6 @@ package org.leafid.client;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiFunction;
 
 /**
  * Shard-mode IDs of one app ({@code index << 14 | shardId << 8 | appId}). A gate pass routes to
@@ -17,15 +16,20 @@ public final class ShardIds {
     static final int SHARDS = 64;
 
     private final int appId;
-    /** (meter key, path) to a buffer. */
-    private final BiFunction<String, String, PrefetchBuffer> buffers;
+    private final Buffers buffers;
     private final ConcurrentHashMap<Integer, PrefetchBuffer> byShard = new ConcurrentHashMap<>();
     private final PrefetchBuffer anyShard;
 
-    ShardIds(int appId, BiFunction<String, String, PrefetchBuffer> buffers) {
+    /** Makes the buffer of a meter key and path, whose answers {@code check} judges. */
+    @FunctionalInterface
+    interface Buffers {
+        PrefetchBuffer make(String key, String path, AnswerCheck check);
+    }
+
+    ShardIds(int appId, Buffers buffers) {
         this.appId = appId;
         this.buffers = buffers;
-        this.anyShard = buffers.apply(appId + "/any", "/api/shard/get/" + appId + "?");
+        this.anyShard = buffers.make(appId + "/any", "/api/shard/get/" + appId + "?", new ShardAnswerCheck(appId, -1));
     }
 
     /** The shard a gate pass maps to: {@code Math.abs(gatePass.hashCode()) % 64}. */
@@ -63,8 +67,9 @@ public final class ShardIds {
         if (gatePass == null) {
             throw new IllegalArgumentException("gatePass is null; use nextId() for a shard picked round-robin");
         }
-        return byShard.computeIfAbsent(shardOf(gatePass), shard -> buffers.apply(appId + "/" + shard,
-                "/api/shard/get/" + appId + "?gatePass=" + URLEncoder.encode(gatePass, StandardCharsets.UTF_8) + "&"));
+        return byShard.computeIfAbsent(shardOf(gatePass), shard -> buffers.make(appId + "/" + shard,
+                "/api/shard/get/" + appId + "?gatePass=" + URLEncoder.encode(gatePass, StandardCharsets.UTF_8) + "&",
+                new ShardAnswerCheck(appId, shard)));
     }
 
     void close() {

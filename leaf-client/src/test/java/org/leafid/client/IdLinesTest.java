@@ -17,34 +17,34 @@ class IdLinesTest {
     @Test
     void answerCutWithinTheLastLineIsRefusedWhole() {
         assertThatThrownBy(() -> IdLines.parse("1\n2\n3".getBytes(US_ASCII), 3))
-                .isInstanceOf(MalformedAnswerException.class).hasMessageContaining("cut");
+                .isInstanceOf(BadAnswerException.class).hasMessageContaining("cut within line 3");
     }
 
     @Test
     void answerCutAtALineEndIsRefusedWhole() {
         assertThatThrownBy(() -> IdLines.parse("1\n2\n".getBytes(US_ASCII), 3))
-                .isInstanceOf(MalformedAnswerException.class).hasMessageContaining("2 complete lines of 3");
+                .isInstanceOf(BadAnswerException.class).hasMessageContaining("2 complete lines of 3");
     }
 
     @Test
     void moreIdsThanAskedForAreRefused() {
         assertThatThrownBy(() -> IdLines.parse("1\n2\n3\n".getBytes(US_ASCII), 2))
-                .isInstanceOf(MalformedAnswerException.class);
+                .isInstanceOf(BadAnswerException.class);
     }
 
     @Test
     void anythingButDigitsAndLineEndsIsRefused() {
         for (String body : new String[] {"1\n-2\n", "1\n\n", "1\r\n2\r\n", "[\"1\",\"2\"]", "<html>\n"}) {
             assertThatThrownBy(() -> IdLines.parse(body.getBytes(US_ASCII), 2)).as(body)
-                    .isInstanceOf(MalformedAnswerException.class);
+                    .isInstanceOf(BadAnswerException.class);
         }
     }
 
     @Test
     void anIdAboveTheLargestLongIsRefused() {
         assertThatThrownBy(() -> IdLines.parse("9223372036854775808\n".getBytes(US_ASCII), 1))
-                .isInstanceOf(MalformedAnswerException.class).hasMessageContaining("2^63-1");
+                .isInstanceOf(BadAnswerException.class).hasMessageContaining("2^63-1");
         assertThatThrownBy(() -> IdLines.parse("99999999999999999999\n".getBytes(US_ASCII), 1))
-                .isInstanceOf(MalformedAnswerException.class);
+                .isInstanceOf(BadAnswerException.class);
     }
 }

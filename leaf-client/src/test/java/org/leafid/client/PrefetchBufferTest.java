@@ -108,10 +108,17 @@ class PrefetchBufferTest {
     }
 
     @Test
+    void aSegmentTagsIdZeroIsNeverServed() {
+        PrefetchBuffer buffer = buffer(new ScriptedSource(range(0, 99)), true, 1000);
+        assertThat(buffer.nextId()).as("0 skipped: every ID handed out is positive").isEqualTo(1);
+        assertThat(buffer.nextIds(98)).endsWith(99);
+    }
+
+    @Test
     void atTheLargestSizeTwoBatchesAreFetchedAtOnceAndAnOvertakenAnswerIsServedInOrder() {
         CountDownLatch higherDelivered = new CountDownLatch(1);
         AtomicInteger calls = new AtomicInteger();
-        BatchSource source = (path, count) -> {
+        BatchSource source = (path, count, check) -> {
             int call = calls.incrementAndGet();
             if (call == 2) { // answers after the third call's answer: overtaken
                 try {
@@ -177,8 +184,9 @@ class PrefetchBufferTest {
     }
 
     private PrefetchBuffer buffer(BatchSource source, boolean increasing, int maxBatch) {
-        return new PrefetchBuffer("segment", "test", "/api/segment/get/test?", increasing, source, executor,
-                new BatchSizer(maxBatch, Duration.ofMillis(100).toNanos()), 0.1, Duration.ofSeconds(30),
+        return new PrefetchBuffer("segment", "test", "/api/segment/get/test?", increasing, SegmentAnswerCheck::new,
+                source, executor, new BatchSizer(maxBatch, Duration.ofMillis(100).toNanos()), 0.1,
+                Duration.ofSeconds(30),
                 System::nanoTime, ClientMeters.NONE);
     }
 
@@ -197,7 +205,7 @@ class PrefetchBufferTest {
         final AtomicInteger failuresLeft = new AtomicInteger();
 
         @Override
-        public long[] fetch(String path, int count) throws ServersUnavailableException {
+        public long[] fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException {
             fetches.incrementAndGet();
             if (failuresLeft.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
                 throw new ServersUnavailableException("down", System.nanoTime(), null);
@@ -220,7 +228,7 @@ class PrefetchBufferTest {
         }
 
         @Override
-        public long[] fetch(String path, int count) {
+        public long[] fetch(String path, int count, AnswerCheck check) {
             long[] batch = batches.poll();
             if (batch == null) {
                 throw LeafRequestException.of(404, "urn:leaf:problem:unknown-tag", "no such tag", null);

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -88,10 +89,11 @@ final class Fleet implements AutoCloseable {
         }
     }
 
-    /** Kills every process but one (which may be null), e.g. after a scenario, failed or not. */
-    synchronized void killAllExcept(ServerProcess keep) {
+    /** Kills every process but those kept (null ones are ignored), e.g. after a scenario, failed or not. */
+    synchronized void killAllExcept(ServerProcess... keep) {
+        List<ServerProcess> kept = Arrays.asList(keep);
         for (ServerProcess server : processes) {
-            if (server != keep) {
+            if (!kept.contains(server)) {
                 try {
                     server.kill();
                 } catch (InterruptedException e) {

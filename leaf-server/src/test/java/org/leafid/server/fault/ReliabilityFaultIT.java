@@ -28,7 +28,7 @@ import org.leafid.server.support.TestReports;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReliabilityFaultIT {
 
-    private static final int SCENARIOS = 15;
+    private static final int SCENARIOS = 18;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -36,6 +36,8 @@ class ReliabilityFaultIT {
     private long suiteStartedNanos;
     private FaultContext context;
     private ServerProcess tokenServer;
+    /** A server that the scenarios running now share, kept between them; null when none. */
+    private ServerProcess sharedServer;
     private String tokenServerTag;
 
     @FunctionalInterface
@@ -85,28 +87,9 @@ class ReliabilityFaultIT {
     @Test
     @Order(4)
     void zookeeperQuorumLossAndZookeeperDownAtStart() throws Throwable {
-        Throwable failure = null;
         try (ZookeeperOutageScenario zookeeper = new ZookeeperOutageScenario(context)) {
-            for (String name : List.of("ZooKeeper quorum loss", "ZooKeeper down at start")) {
-                try {
-                    scenario(name, result -> {
-                        if (name.endsWith("loss")) {
-                            zookeeper.quorumLoss(result);
-                        } else {
-                            zookeeper.downAtStart(result);
-                        }
-                    });
-                } catch (Exception | AssertionError e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
+            scenarios(new Named("ZooKeeper quorum loss", zookeeper::quorumLoss),
+                    new Named("ZooKeeper down at start", zookeeper::downAtStart));
         }
     }
 
@@ -170,6 +153,19 @@ class ReliabilityFaultIT {
         scenario("Lagging Redis list", result -> EdgeScenario.laggingRedisList(context, result));
     }
 
+    @Test
+    @Order(15)
+    void leafClientAgainstAGarbageDrippingOrEndlessServerHandsOutOnlyTheGoodServersIds() throws Throwable {
+        try (BadServerScenario badServer = new BadServerScenario(context)) {
+            sharedServer = badServer.goodProcess();
+            scenarios(new Named("Client against a garbage server", badServer::garbage),
+                    new Named("Client against a dripping server", badServer::dripping),
+                    new Named("Client against an endless body", badServer::endless));
+        } finally {
+            sharedServer = null;
+        }
+    }
+
     /** The server with an admin token, shared by the bad-input scenario and the security review. */
     private ServerProcess tokenServer() {
         if (tokenServer == null) {
@@ -185,6 +181,28 @@ class ReliabilityFaultIT {
         return tokenServer;
     }
 
+    /** A scenario and its name, one of several run by {@link #scenarios}. */
+    private record Named(String name, Scenario body) {}
+
+    /** Runs each scenario to its end, whether the ones before failed or not; then throws the first failure. */
+    private void scenarios(Named... scenarios) throws Throwable {
+        Throwable failure = null;
+        for (Named named : scenarios) {
+            try {
+                scenario(named.name(), named.body());
+            } catch (Exception | AssertionError e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
     private void scenario(String name, Scenario body) throws Exception {
         ScenarioResult result = new ScenarioResult(name);
         results.add(result);
@@ -197,7 +215,7 @@ class ReliabilityFaultIT {
             throw e;
         } finally {
             result.wallMillis = (System.nanoTime() - started) / 1_000_000;
-            context.fleet.killAllExcept(tokenServer);
+            context.fleet.killAllExcept(tokenServer, sharedServer);
         }
     }
 }

@@ -18,7 +18,8 @@ import org.springframework.validation.annotation.Validated;
  * @param servers base URLs of the Leaf servers, asked in this order
  *     ({@code http://leaf-1:8080,http://leaf-2:8080})
  * @param connectTimeout how long a connection may take to open
- * @param requestTimeout how long a batch request may take before the next server is asked
+ * @param requestTimeout how long a batch request may take, its whole answer (body included) received, before the
+ *     next server is asked
  * @param maxBatch the largest batch asked for: at most the servers' {@code leaf.max-batch}
  * @param prefetchThreshold the part of a batch used when the next one is fetched
  * @param maxWait the longest a call waits for IDs once the buffer is spent, then LeafUnavailableException

@@ -1,0 +1,51 @@
+package org.leafid.client;
+
+import java.util.Arrays;
+
+/** The rules every mode's check is made of, each failing with its own check name. */
+final class IdRules {
+
+    private IdRules() {}
+
+    /** Every ID above 0: the servers issue none at or below it. */
+    static void positive(long[] ids) throws BadAnswerException {
+        int bad = 0;
+        for (long id : ids) {
+            if (id <= 0) {
+                bad++;
+            }
+        }
+        if (bad > 0) {
+            throw new BadAnswerException("positive", bad + " of " + ids.length + " IDs are 0 or below");
+        }
+    }
+
+    /** Each ID above the one before it, as one server issues segment and snowflake IDs. */
+    static void increasing(long[] ids) throws BadAnswerException {
+        for (int i = 1; i < ids.length; i++) {
+            if (ids[i] <= ids[i - 1]) {
+                throw new BadAnswerException("increasing", "ID " + ids[i] + " at line " + (i + 1)
+                        + " is not above " + ids[i - 1]);
+            }
+        }
+    }
+
+    /** The IDs sorted, refused when one repeats. */
+    static long[] sortedDistinct(long[] ids) throws BadAnswerException {
+        long[] sorted = ids.clone();
+        Arrays.sort(sorted);
+        for (int i = 1; i < sorted.length; i++) {
+            if (sorted[i] == sorted[i - 1]) {
+                throw new BadAnswerException("repeated", "ID " + sorted[i] + " is in the answer more than once");
+            }
+        }
+        return sorted;
+    }
+
+    /** The first ID above {@code floor}: what the server issued before must not come again. */
+    static void above(long[] ids, long floor, String what) throws BadAnswerException {
+        if (ids.length > 0 && ids[0] <= floor) {
+            throw new BadAnswerException("behind", "ID " + ids[0] + " is not above " + floor + ", " + what);
+        }
+    }
+}

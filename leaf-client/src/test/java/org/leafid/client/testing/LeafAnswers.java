@@ -1,0 +1,148 @@
+package org.leafid.client.testing;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.IntToLongFunction;
+import java.util.stream.IntStream;
+import org.leafid.client.ShardIds;
+import org.leafid.client.testing.SocketHttpServer.Request;
+import org.leafid.client.testing.SocketHttpServer.Responder;
+
+/**
+ * Answers for a {@link SocketHttpServer}: a well-behaved Leaf server's ({@link #good()}), and the
+ * ways a broken server or proxy answers 200: IDs that cannot be right, a body dripped slowly, an
+ * endless body.
+ */
+public final class LeafAnswers {
+
+    private LeafAnswers() {}
+
+    /** A shard-mode ID: {@code index << 14 | shardId << 8 | appId}. */
+    public static long shardId(int appId, int shardId, long index) {
+        return index << 14 | (long) shardId << 8 | appId;
+    }
+
+    /** The app of a shard-mode ID. */
+    public static int appOf(long id) {
+        return (int) (id & 0xFF);
+    }
+
+    /** The shard of a shard-mode ID. */
+    public static int shardOfId(long id) {
+        return (int) (id >>> 8) & 63;
+    }
+
+    /** A 200 answer of these IDs, one per line, as the server writes it. */
+    public static Responder ids(Function<Request, long[]> ids) {
+        return (request, out) -> write(out, 200, lines(ids.apply(request)));
+    }
+
+    /** A 200 answer of as many IDs as asked for, the i-th (from 0) being {@code idAt(i)}. */
+    public static Responder each(IntToLongFunction idAt) {
+        return ids(request -> IntStream.range(0, request.count()).mapToLong(idAt::applyAsLong).toArray());
+    }
+
+    /**
+     * A Leaf server that answers every mode right: segment IDs counted up per tag from 1,000,001,
+     * snowflake IDs counted up from 2^40, shard IDs of the app asked for in the gate pass's shard
+     * (or round-robin), with indexes counted up per app and shard.
+     */
+    public static Responder good() {
+        ConcurrentHashMap<String, AtomicLong> counters = new ConcurrentHashMap<>();
+        AtomicLong roundRobin = new AtomicLong();
+        return ids(request -> {
+            String[] parts = request.path().split("/");
+            String mode = parts[2];
+            long[] ids = new long[request.count()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = switch (mode) {
+                    case "segment" -> counters.computeIfAbsent("segment/" + parts[4], k -> new AtomicLong(1_000_000))
+                            .incrementAndGet();
+                    case "snowflake" -> counters.computeIfAbsent("snowflake", k -> new AtomicLong(1L << 40))
+                            .incrementAndGet();
+                    default -> {
+                        int app = Integer.parseInt(parts[4]);
+                        String gatePass = request.query().get("gatePass");
+                        int shard = gatePass == null ? (int) (roundRobin.getAndIncrement() % 64)
+                                : ShardIds.shardOf(gatePass);
+                        yield shardId(app, shard, counters.computeIfAbsent("shard/" + app + "/" + shard,
+                                k -> new AtomicLong()).incrementAndGet());
+                    }
+                };
+            }
+            return ids;
+        });
+    }
+
+    /** 200 and {@code count} lines of 0. */
+    public static Responder zeros() {
+        return each(i -> 0);
+    }
+
+    /** 200 and a body that is not lines of IDs. */
+    public static Responder garbage() {
+        return (request, out) -> write(out, 200, "<html>Bad gateway</html>\n".getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * 200 with the length of {@code count} lines of "1", then one byte each {@code interval} until
+     * the client hangs up: a connection that stalls half-way.
+     */
+    public static Responder drip(Duration interval) {
+        return (request, out) -> {
+            byte[] body = new byte[request.count() * 2];
+            for (int i = 0; i < body.length; i += 2) {
+                body[i] = '1';
+                body[i + 1] = '\n';
+            }
+            out.write(head(200, "Content-Length: " + body.length));
+            for (byte b : body) {
+                out.write(b);
+                out.flush();
+                Thread.sleep(interval.toMillis());
+            }
+        };
+    }
+
+    /** 200 and a chunked body of "1" lines that never ends, until the client hangs up. */
+    public static Responder endless() {
+        return (request, out) -> {
+            out.write(head(200, "Transfer-Encoding: chunked"));
+            byte[] chunk = new byte[8192];
+            for (int i = 0; i < chunk.length; i += 2) {
+                chunk[i] = '1';
+                chunk[i + 1] = '\n';
+            }
+            byte[] size = (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+            byte[] end = "\r\n".getBytes(StandardCharsets.US_ASCII);
+            while (true) {
+                out.write(size);
+                out.write(chunk);
+                out.write(end);
+            }
+        };
+    }
+
+    /** One decimal ID per line. */
+    public static byte[] lines(long[] ids) {
+        StringBuilder body = new StringBuilder(ids.length * 20);
+        Arrays.stream(ids).forEach(id -> body.append(id).append('\n'));
+        return body.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static void write(OutputStream out, int status, byte[] body) throws IOException {
+        out.write(head(status, "Content-Length: " + body.length));
+        out.write(body);
+    }
+
+    private static byte[] head(int status, String lengthHeader) {
+        return ("HTTP/1.1 " + status + " X\r\nContent-Type: text/plain\r\nConnection: close\r\n" + lengthHeader
+                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+}
