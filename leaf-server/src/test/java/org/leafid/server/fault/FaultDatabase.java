@@ -88,6 +88,14 @@ final class FaultDatabase {
         insertRows(appId, appName, step, maxLimitId);
     }
 
+    /**
+     * Deletes the apps' rows, recorded modes, watermarks and high-water marks: what a scenario leaves for
+     * the ones after it. An app recorded opaque would keep every later keyless server from being ready.
+     */
+    void forgetApps(int... appIds) {
+        database.forgetApps(appIds);
+    }
+
     /** The app's 64 rows at {@code max_id} 0, as an operator re-creating a deleted app would insert them. */
     void insertRows(int appId, String appName, int step, long maxLimitId) {
         for (int shard = 0; shard < 64; shard++) {
