@@ -59,8 +59,13 @@ public final class LeafKeys {
         return new LeafKeys(keys, openPrefixes, names);
     }
 
+    /**
+     * Every property entry ({@code name}, {@code type}, {@code defaultValue}, {@code description})
+     * of the configuration metadata on the class path, of every module, {@code leaf.*} or not; the
+     * one reader of the metadata (the configuration reference page is generated from it too).
+     */
     @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> metadataProperties(ClassLoader classLoader) {
+    public static List<Map<String, Object>> metadataProperties(ClassLoader classLoader) {
         List<Map<String, Object>> properties = new ArrayList<>();
         try {
             for (URL url : Collections.list(classLoader.getResources(METADATA))) {

@@ -12,9 +12,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Keys directly under {@code leaf.}.
  *
- * @param name cluster name; ZooKeeper paths and cache files use it
- * @param dataDir embedded database and worker-id cache files
- * @param maxBatch the largest {@code count} a get call accepts
+ * @param name cluster name; ZooKeeper paths and cache files use it (1-64 letters, digits, {@code .}, {@code _}, {@code -})
+ * @param dataDir embedded database and worker-id cache files; relative to the working directory
+ * @param maxBatch the largest {@code count} a get call accepts (1 to 100000)
  */
 @Validated
 @ConfigurationProperties("leaf")

@@ -14,7 +14,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     fast path serves about twice the requests per second (BENCHMARKS.md).
  * @param apiDocs publish the OpenAPI description ({@code /v3/api-docs}) and Swagger UI
  *     ({@code /swagger-ui.html}); {@code false} makes both unknown paths. On by default: they describe the
- *     public API the README documents, nothing more. Springdoc's own switches are set from it
+ *     public API docs/http-api.md documents, nothing more. Springdoc's own switches are set from it
  *     ({@code startup.ApiDocsSwitch}), which also keeps springdoc from warning at each start.
  */
 @ConfigurationProperties("leaf.http")

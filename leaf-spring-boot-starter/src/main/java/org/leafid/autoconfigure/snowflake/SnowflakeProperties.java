@@ -22,17 +22,19 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param enable snowflake mode on or off
  * @param mode where the worker id comes from; unset: {@code zk_normal} with a
- *     {@code zk.address}, else {@code local} (see {@link WorkerIdModeChoice})
+ *     {@code zk.address}, else {@code local} (docs/worker-id-modes.md says which to choose)
  * @param port the port that, with the IP, names this instance; empty means {@code server.port}
  * @param ip the IP that names this instance; empty means the first non-loopback IPv4 address
- * @param twepoch the epoch of the IDs' timestamps in ms (Leaf's default: 2010-11-04); not with {@code epoch}
+ * @param twepoch the epoch of the IDs' timestamps in ms; unset, the preset's ({@code 1288834974657}, Leaf's
+ *     2010-11-04); not with {@code epoch}. Must be in the past, and the layout must not end within a year
  * @param epoch the epoch as an ISO date (midnight UTC), as uid-generator writes it; not with {@code twepoch}
  * @param layout the bit layout: a preset ({@code leaf.snowflake.layout=leaf|uid-generator}) and/or widths
  * @param timeUnit the unit of the time field, {@code ms} or {@code s}; unset, the preset's
  * @param borrowAhead when a time unit's sequences are spent, issue from the next units instead of waiting
  * @param disposable settings of the {@code disposable} worker-id mode
  * @param reportInterval how often the time reservation is renewed; it reaches 2 x this ahead
- * @param maxStartWait how long a start waits for the clock to pass a recorded reservation
+ * @param maxStartWait how long a start waits for the clock to pass a recorded reservation; keep it at
+ *     least 2 x the report interval, so a restart right after a crash waits instead of being refused
  * @param maxBackwardsWait a clock step back up to this is waited out; more is refused
  */
 @Validated
@@ -140,7 +142,8 @@ public record SnowflakeProperties(
      *
      * @param preset {@code leaf} (41/10/12 ms since 2010-11-04) or {@code uid-generator}
      *     (31/20/12 s since 2016-05-20)
-     * @param timeBits width of the time field; with the two others, replaces the preset's
+     * @param timeBits width of the time field; with the two others (all three, adding up to 63), replaces
+     *     the preset's
      * @param workerBits width of the worker id
      * @param sequenceBits width of the sequence
      */
@@ -172,7 +175,10 @@ public record SnowflakeProperties(
      * @param address ZooKeeper connect string, for the zk modes
      * @param sessionTimeout ZooKeeper session timeout
      * @param connectTimeout how long a start waits to reach ZooKeeper before using the cache file
-     * @param leafCacheDir the {@code java.io.tmpdir} Meituan Leaf ran with (its cache file is there); empty = ours
+     *     ({@code zk_normal}) or failing ({@code zk_recycle})
+     * @param leafCacheDir the {@code java.io.tmpdir} Meituan Leaf ran with (its cache file is there);
+     *     empty means this JVM's. Read only by {@code zk_normal} when ZooKeeper is down at start and
+     *     there is no cache file of ours
      */
     public record Zk(
             String address,
@@ -181,7 +187,8 @@ public record SnowflakeProperties(
             String leafCacheDir) {}
 
     /**
-     * @param lease a {@code zk_recycle} id whose heartbeat is older than this goes back to the pool
+     * @param lease a {@code zk_recycle} id whose heartbeat is older than this goes back to the pool; at
+     *     least 2 x the report interval + 10 s
      * @param sweepInterval how often each instance looks for such ids
      */
     public record Recycle(
