@@ -15,7 +15,8 @@ import org.springframework.validation.annotation.Validated;
  * @param enable segment mode on or off
  * @param refreshInterval how often the tag list is re-read from {@code leaf_alloc}
  * @param maxStep the dynamic step never doubles past this
- * @param loadWait how long a request waits for the next block when the current one is spent
+ * @param loadWait how long a request waits for the next block when the current one is spent,
+ *     before a 503
  */
 @Validated
 @ConfigurationProperties("leaf.segment")

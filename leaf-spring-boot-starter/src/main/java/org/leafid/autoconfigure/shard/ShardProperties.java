@@ -14,7 +14,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param buffer where indexes wait to be issued: {@code memory} (a double buffer per app and
  *     shard) or {@code redis} (the Redis lists of the Redis-queue ID services)
  * @param refreshInterval how often the app list is re-read from {@code id_alloc}
- * @param loadWait how long a request waits for the next block when the current one is spent
+ * @param loadWait how long a request waits for the next block when the current one is spent,
+ *     before a 503
  * @param opaqueKey a secret of at least 128 bits (hex or base64) that makes the index part of an
  *     ID unreadable; empty means plain indexes. Never change it for an app: see docs/shard-mode.md
  * @param redis the timings of the Redis buffer ({@code buffer=redis})
