@@ -91,7 +91,7 @@ class ConfigurationReferenceTest {
             case "java.lang.Boolean" -> "boolean";
             case "java.lang.Integer", "java.lang.Long" -> "whole number";
             case "java.lang.Double" -> "number";
-            case "java.time.Duration" -> "duration (`500ms`, `5s`, `1m`)";
+            case "java.time.Duration" -> "duration";
             case "java.time.LocalDate" -> "date (`2016-05-20`)";
             case "java.nio.file.Path" -> "path";
             case "java.util.List<java.lang.String>" -> "list of text, comma-separated";
