@@ -1,7 +1,7 @@
 package org.leafid.autoconfigure.shard;
 
 import java.time.Duration;
-import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.LeafValues;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -30,8 +30,8 @@ public record ShardProperties(
         @DefaultValue Redis redis) {
 
     public ShardProperties {
-        SegmentProperties.requirePositive("leaf.shard.refresh-interval", refreshInterval);
-        SegmentProperties.requirePositive("leaf.shard.load-wait", loadWait);
+        LeafValues.requirePositive("leaf.shard.refresh-interval", refreshInterval);
+        LeafValues.requirePositive("leaf.shard.load-wait", loadWait);
     }
 
     /**
@@ -52,10 +52,10 @@ public record ShardProperties(
             @DefaultValue("1s") Duration watermarkInterval) {
 
         public Redis {
-            SegmentProperties.requirePositive("leaf.shard.redis.lock-ttl", lockTtl);
-            SegmentProperties.requirePositive("leaf.shard.redis.lock-wait", lockWait);
-            SegmentProperties.requirePositive("leaf.shard.redis.retry-interval", retryInterval);
-            SegmentProperties.requirePositive("leaf.shard.redis.watermark-interval", watermarkInterval);
+            LeafValues.requirePositive("leaf.shard.redis.lock-ttl", lockTtl);
+            LeafValues.requirePositive("leaf.shard.redis.lock-wait", lockWait);
+            LeafValues.requirePositive("leaf.shard.redis.retry-interval", retryInterval);
+            LeafValues.requirePositive("leaf.shard.redis.watermark-interval", watermarkInterval);
         }
     }
 

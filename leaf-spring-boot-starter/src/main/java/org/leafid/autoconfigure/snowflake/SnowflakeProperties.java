@@ -1,8 +1,5 @@
 package org.leafid.autoconfigure.snowflake;
 
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -10,12 +7,11 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.leafid.autoconfigure.LeafConfigurationException;
-import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.LeafValues;
 import org.leafid.core.Durations;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code leaf.snowflake.*}.
@@ -37,25 +33,24 @@ import org.springframework.validation.annotation.Validated;
  *     least 2 x the report interval, so a restart right after a crash waits instead of being refused
  * @param maxBackwardsWait a clock step back up to this is waited out; more is refused
  */
-@Validated
 @ConfigurationProperties("leaf.snowflake")
 public record SnowflakeProperties(
         @DefaultValue("true") boolean enable,
         WorkerIdMode mode,
-        @DefaultValue @Valid Zk zk,
-        @Min(1) @Max(65535) Integer port,
+        @DefaultValue Zk zk,
+        Integer port,
         String ip,
-        @Min(0) Long twepoch,
+        Long twepoch,
         LocalDate epoch,
-        @DefaultValue @Valid Layout layout,
+        @DefaultValue Layout layout,
         String timeUnit,
         @DefaultValue("false") boolean borrowAhead,
         @DefaultValue Disposable disposable,
-        @DefaultValue @Valid Local local,
+        @DefaultValue Local local,
         @DefaultValue("3s") Duration reportInterval,
         @DefaultValue("10s") Duration maxStartWait,
         @DefaultValue("5ms") Duration maxBackwardsWait,
-        @DefaultValue @Valid Recycle recycle) {
+        @DefaultValue Recycle recycle) {
 
     /** The least time between an instance stopping for want of heartbeats and its id being swept. */
     public static final Duration RECYCLE_SAFETY_MARGIN = Duration.ofSeconds(10);
@@ -63,9 +58,11 @@ public record SnowflakeProperties(
     /** {@code mode} unset becomes the mode of {@link WorkerIdModeChoice}'s rule, so it is never null. */
     public SnowflakeProperties {
         mode = WorkerIdModeChoice.of(mode, zk.address()).mode();
-        SegmentProperties.requirePositive("leaf.snowflake.report-interval", reportInterval);
-        SegmentProperties.requireNotNegative("leaf.snowflake.max-start-wait", maxStartWait);
-        SegmentProperties.requireNotNegative("leaf.snowflake.max-backwards-wait", maxBackwardsWait);
+        LeafValues.requireBetweenIfSet("leaf.snowflake.port", port, 1, 65535);
+        LeafValues.requireBetweenIfSet("leaf.snowflake.twepoch", twepoch, 0, Long.MAX_VALUE);
+        LeafValues.requirePositive("leaf.snowflake.report-interval", reportInterval);
+        LeafValues.requireNotNegative("leaf.snowflake.max-start-wait", maxStartWait);
+        LeafValues.requireNotNegative("leaf.snowflake.max-backwards-wait", maxBackwardsWait);
         if (enable && mode.zookeeper() && (zk.address() == null || zk.address().isBlank())) {
             throw new LeafConfigurationException("leaf.snowflake.zk.address",
                     "must be set for leaf.snowflake.mode=" + mode.key() + ".",
@@ -149,9 +146,15 @@ public record SnowflakeProperties(
      */
     public record Layout(
             @DefaultValue("leaf") String preset,
-            @Min(1) Integer timeBits,
-            @Min(1) Integer workerBits,
-            @Min(1) Integer sequenceBits) {
+            Integer timeBits,
+            Integer workerBits,
+            Integer sequenceBits) {
+
+        public Layout {
+            LeafValues.requireBetweenIfSet("leaf.snowflake.layout.time-bits", timeBits, 1, 63);
+            LeafValues.requireBetweenIfSet("leaf.snowflake.layout.worker-bits", workerBits, 1, 63);
+            LeafValues.requireBetweenIfSet("leaf.snowflake.layout.sequence-bits", sequenceBits, 1, 63);
+        }
 
         /** The preset's layout. */
         public SnowflakeLayout presetLayout() {
@@ -202,5 +205,10 @@ public record SnowflakeProperties(
      */
     public record Local(
             @DefaultValue("{}") String workIdMap,
-            @DefaultValue("0") @Min(0) int workerId) {}
+            @DefaultValue("0") int workerId) {
+
+        public Local {
+            LeafValues.requireBetween("leaf.snowflake.local.worker-id", workerId, 0, Integer.MAX_VALUE);
+        }
+    }
 }
