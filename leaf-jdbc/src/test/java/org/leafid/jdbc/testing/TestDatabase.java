@@ -298,6 +298,8 @@ public final class TestDatabase {
             if (System.getenv("CI") != null) {
                 throw new IllegalStateException(how, e);
             }
+            // Surefire keeps an abort's reason in its reports only; the build output says why here.
+            System.out.println("[skipped] " + how);
             Assumptions.abort(how);
             throw new AssertionError("unreachable");
         }
@@ -328,12 +330,23 @@ public final class TestDatabase {
         }
         try {
             execute("CREATE DATABASE IF NOT EXISTS `" + name + "`");
+            // Created here, so dropped here: a test run leaves the server as it found it.
+            Runtime.getRuntime().addShutdownHook(new Thread(this::dropAtExit, "drop-" + name));
         } catch (SQLException e) {
             e.addSuppressed(unusable);
             throw new IllegalStateException("The test database '" + name + "' could not be used ("
                     + unusable.getMessage() + ") nor created by user '" + user + "' (" + e.getMessage()
                     + "): create it (CREATE DATABASE " + name + ") and grant it to that user, or point "
                     + "LEAF_TEST_JDBC_URL at a database it may use", e);
+        }
+    }
+
+    /** The shutdown hook of a database this JVM created; a failure is reported, as nothing else could. */
+    private void dropAtExit() {
+        try {
+            drop();
+        } catch (IllegalStateException e) {
+            System.err.println("[test database] " + e.getMessage() + ": " + e.getCause().getMessage());
         }
     }
 

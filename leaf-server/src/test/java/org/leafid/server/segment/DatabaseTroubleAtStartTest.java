@@ -221,9 +221,15 @@ class DatabaseTroubleAtStartTest {
             statement.executeUpdate("CREATE DATABASE IF NOT EXISTS " + empty);
             statement.executeUpdate("DROP TABLE IF EXISTS " + empty + ".leaf_alloc");
         }
-        assertRefused(SqlFailures.Kind.MISSING_TABLE, output, "create the table with sql/leaf_alloc.sql",
-                "--leaf.jdbc.url=" + otherDatabase(empty), "--leaf.jdbc.username=" + DATABASE.user(),
-                "--leaf.jdbc.password=" + DATABASE.password());
+        try {
+            assertRefused(SqlFailures.Kind.MISSING_TABLE, output, "create the table with sql/leaf_alloc.sql",
+                    "--leaf.jdbc.url=" + otherDatabase(empty), "--leaf.jdbc.username=" + DATABASE.user(),
+                    "--leaf.jdbc.password=" + DATABASE.password());
+        } finally {
+            try (Connection connection = DATABASE.connect(); Statement statement = connection.createStatement()) {
+                statement.executeUpdate("DROP DATABASE IF EXISTS " + empty);
+            }
+        }
     }
 
     private void assertRefused(SqlFailures.Kind kind, CapturedOutput output, String hint, String... arguments) {
