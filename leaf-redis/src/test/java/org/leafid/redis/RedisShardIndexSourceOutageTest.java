@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -83,11 +84,9 @@ class RedisShardIndexSourceOutageTest {
         assertThat(fromMemoryBeforeRestart).isPositive();
 
         server.restart();
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (sources[0].servingFromMemory() || sources[1].servingFromMemory()) {
-            assertThat(System.nanoTime()).as("both instances back on the lists within 20 s").isLessThan(deadline);
-            Thread.sleep(50);
-        }
+        Awaitility.await("both instances back on the lists").atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> !sources[0].servingFromMemory() && !sources[1].servingFromMemory());
         long fromMemoryAfterReturn = fallback1.served() + fallback2.served();
         awaitCount(total, total.get() + 5_000);
         stop.set(true);
@@ -127,13 +126,13 @@ class RedisShardIndexSourceOutageTest {
         assertThat(fallback.served()).isEqualTo(2);
 
         // Once per interval one call tries Redis; Lettuce reconnects in the background, so allow a few intervals.
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (source.servingFromMemory()) {
-            assertThat(System.nanoTime()).as("back on the lists within 15 s").isLessThan(deadline);
-            clock.advance(RETRY);
-            source.nextIndex(APP, 0);
-            Thread.sleep(20);
-        }
+        Awaitility.await("back on the lists").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
+                .pollInSameThread() // it moves the fake clock and calls the source, as the test thread would
+                .until(() -> {
+                    clock.advance(RETRY);
+                    source.nextIndex(APP, 0);
+                    return !source.servingFromMemory();
+                });
         long servedBefore = fallback.served();
         source.nextIndex(APP, 0);
         assertThat(fallback.served()).isEqualTo(servedBefore);
@@ -184,24 +183,14 @@ class RedisShardIndexSourceOutageTest {
      * Commands are refused while the connection is not up (the bounded waits of these tests); on a
      * loaded machine the first connection to a fresh redis-server can take seconds: wait for it.
      */
-    private static void awaitConnected(TestRedis redis) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        for (;;) {
-            try {
-                redis.template().hasKey("ping");
-                return;
-            } catch (RuntimeException notYet) {
-                assertThat(System.nanoTime()).as("connected to redis-server within 30 s").isLessThan(deadline);
-                Thread.sleep(100);
-            }
-        }
+    private static void awaitConnected(TestRedis redis) {
+        Awaitility.await("connected to redis-server").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                .until(() -> redis.template().hasKey("ping") != null);
     }
 
-    private static void awaitCount(AtomicLong total, long target) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (total.get() < target) {
-            assertThat(System.nanoTime()).as("%d IDs within 30 s", target).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+    private static void awaitCount(AtomicLong total, long target) {
+        Awaitility.await(target + " IDs").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
+                .until(() -> total.get() >= target);
     }
 }

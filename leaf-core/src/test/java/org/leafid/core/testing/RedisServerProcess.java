@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A redis-server of the test's own on a free port, without persistence, that the test kills
@@ -52,13 +54,15 @@ public final class RedisServerProcess implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
-        long deadline = System.nanoTime() + START_WAIT.toNanos();
-        while (!answersPing()) {
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                throw new IllegalStateException("redis-server did not start on port " + port + " within "
-                        + START_WAIT + " (is redis-server installed?); log: " + Files.readString(log));
-            }
-            Thread.sleep(20);
+        try {
+            Awaitility.await("redis-server on port " + port).atMost(START_WAIT).pollInterval(Duration.ofMillis(20))
+                    .until(() -> !process.isAlive() || answersPing());
+        } catch (ConditionTimeoutException e) {
+            // fall through to the one report below
+        }
+        if (!process.isAlive() || !answersPing()) {
+            throw new IllegalStateException("redis-server did not start on port " + port + " within "
+                    + START_WAIT + " (is redis-server installed?); log: " + Files.readString(log));
         }
     }
 
