@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.leafid.autoconfigure.snowflake.WorkerIdMode;
-import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.server.LeafServerApplication;
 import org.leafid.server.support.Http;
 import org.springframework.boot.builder.SpringApplicationBuilder;

@@ -5,7 +5,7 @@ import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.jdbc.worker.DisposableWorkerIdRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -1,6 +1,6 @@
 package org.leafid.autoconfigure.snowflake;
 
-import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.LocalWorkerIdRegistry;
 import org.leafid.core.snowflake.SnowflakeLayout;

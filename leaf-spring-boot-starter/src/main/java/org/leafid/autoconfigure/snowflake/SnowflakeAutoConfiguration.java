@@ -12,12 +12,13 @@ import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
 import org.leafid.core.Sleeper;
-import org.leafid.core.WorkerIdUnavailableException;
-import org.leafid.core.snowflake.ReservingWorkerIdHolder;
+import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.core.worker.ReservingWorkerIdHolder;
+import org.leafid.core.snowflake.Borrowing;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.snowflake.WorkerIdHolder;
-import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdHolder;
+import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerCacheFiles;
 import org.slf4j.Logger;
@@ -128,10 +129,16 @@ public class SnowflakeAutoConfiguration {
                     + "): give this instance a smaller worker id, or choose a layout with more worker bits "
                     + "(leaf.snowflake.layout, .worker-bits)");
         }
-        // A disposable worker id is never held by a later process: borrowing need not stop at the reservation.
-        boolean unbounded = properties.borrowAhead() && properties.mode() == WorkerIdMode.DISPOSABLE;
         return new SnowflakeGenerator(snowflakeLayout, workerIdHolder, leafClock, leafSleeper,
-                ThreadLocalRandom.current(), properties.maxBackwardsWait(), properties.borrowAhead(), unbounded);
+                ThreadLocalRandom.current(), properties.maxBackwardsWait(), borrowing(properties));
+    }
+
+    /** A disposable worker id is never held by a later process: borrowing need not stop at the reservation. */
+    private static Borrowing borrowing(SnowflakeProperties properties) {
+        if (!properties.borrowAhead()) {
+            return Borrowing.NONE;
+        }
+        return properties.mode() == WorkerIdMode.DISPOSABLE ? Borrowing.UNBOUNDED : Borrowing.WITHIN_RESERVATION;
     }
 
     /** On the application's registry; without one (no Micrometer setup) the meters are kept but not published. */

@@ -1,6 +1,6 @@
 package org.leafid.autoconfigure.snowflake;
 
-import org.leafid.core.snowflake.WorkerIdHolder;
+import org.leafid.core.worker.WorkerIdHolder;
 import org.leafid.core.worker.InstanceAddress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
