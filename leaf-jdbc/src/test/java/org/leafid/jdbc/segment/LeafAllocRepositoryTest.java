@@ -24,7 +24,7 @@ import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
 import org.leafid.core.segment.StepPolicy;
 import org.leafid.core.testing.TcpProxy;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.testing.TestDatabase;
 
 /**

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.testing.WorkerIdRegistryContractTest;
 import org.leafid.core.worker.InstanceAddress;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.testing.TestDatabase;
 
 /**

@@ -15,7 +15,7 @@ import org.leafid.core.testing.WorkerIdRegistryOutageContractTest;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.WorkerCacheFiles;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.testing.TestDatabase;
 
 /**

@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafProperties;
-import org.leafid.autoconfigure.shard.ConditionalOnShardMode;
+import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
 import org.leafid.autoconfigure.snowflake.SnowflakeMeters;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.shard.ShardIdGenerator;

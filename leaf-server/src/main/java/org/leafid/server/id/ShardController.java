@@ -5,7 +5,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Comparator;
 import java.util.List;
-import org.leafid.autoconfigure.shard.ConditionalOnShardMode;
+import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
 import org.leafid.autoconfigure.shard.ShardBufferStatus;
 import org.leafid.autoconfigure.shard.ShardMeters;
 import org.leafid.core.shard.ShardApp;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
-import org.leafid.autoconfigure.snowflake.WorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.server.LeafServerApplication;
 import org.leafid.server.support.Http;

@@ -79,7 +79,7 @@ abstract class IdGetEndpointsContract {
                             handled.incrementAndGet();
                             return true;
                         }
-                    }).addPathPatterns("/api/segment/get/**", "/api/snowflake/get/**");
+                    }).addPathPatterns("/api/segment/get/**", "/api/snowflake/get/**", "/api/shard/get/**");
                 }
             };
         }

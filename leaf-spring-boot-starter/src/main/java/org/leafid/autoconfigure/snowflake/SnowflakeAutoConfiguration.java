@@ -10,17 +10,18 @@ import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
-import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdModeCondition;
 import org.leafid.core.Sleeper;
-import org.leafid.core.worker.WorkerIdUnavailableException;
-import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.Borrowing;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.ReservingWorkerIdHolder;
+import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.core.worker.WorkerIdHolder;
 import org.leafid.core.worker.WorkerIdRegistry;
-import org.leafid.core.worker.InstanceAddress;
-import org.leafid.core.worker.WorkerCacheFiles;
+import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -40,7 +41,7 @@ import org.springframework.core.env.Environment;
  * {@link ZookeeperWorkerIdAutoConfiguration}), or from the application: a {@link WorkerIdRegistry}
  * bean of its own replaces them all.
  */
-@AutoConfiguration(after = {LeafPropertiesAutoConfiguration.class, ClockAutoConfiguration.class})
+@AutoConfiguration(after = ClockAutoConfiguration.class)
 @ConditionalOnLeafSwitch("leaf.snowflake.enable")
 public class SnowflakeAutoConfiguration {
 

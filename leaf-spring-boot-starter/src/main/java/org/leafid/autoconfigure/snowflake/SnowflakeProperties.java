@@ -10,6 +10,8 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.leafid.autoconfigure.LeafConfigurationException;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdModeChoice;
 import org.leafid.autoconfigure.segment.SegmentProperties;
 import org.leafid.core.Durations;
 import org.leafid.core.snowflake.SnowflakeLayout;

@@ -1,4 +1,4 @@
-package org.leafid.autoconfigure.snowflake;
+package org.leafid.autoconfigure.mode;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package org.leafid.autoconfigure.shard;
+package org.leafid.autoconfigure.mode;
 
 import javax.sql.DataSource;
 import org.leafid.core.segment.SegmentStore;

@@ -1,8 +1,9 @@
-package org.leafid.autoconfigure.snowflake;
+package org.leafid.autoconfigure.mode;
 
 import java.util.Arrays;
 import java.util.List;
 import org.leafid.autoconfigure.LeafSwitchCondition;
+import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;

@@ -1,12 +1,12 @@
-package org.leafid.jdbc;
+package org.leafid.jdbc.session;
 
-import com.alibaba.druid.pool.DruidDataSource;
 import javax.sql.DataSource;
 import org.apache.ibatis.mapping.Environment;
 import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
+import org.leafid.jdbc.HighWaterMapper;
 import org.leafid.jdbc.segment.LeafAllocMapper;
 import org.leafid.jdbc.shard.IdAllocMapper;
 import org.leafid.jdbc.shard.LeafShardMapper;
@@ -19,7 +19,8 @@ import org.leafid.jdbc.worker.WorkerNodeMapper;
  * {@code leaf_shard_*} tables) registered on one configuration over one {@link DataSource}, shared
  * by the segment and shard stores, the admin API's writes and the {@code mysql} worker-id registry.
  * Plain MyBatis, no mybatis-spring: each statement runs in its own session, with transactions only
- * where a reservation needs UPDATE and SELECT together (or an app's 64 rows go in at once).
+ * where a reservation needs UPDATE and SELECT together (or an app's 64 rows go in at once). In a
+ * package of its own: it knows every table's mapper, and the tables' packages must not know it.
  */
 public final class LeafSqlSessions {
 
@@ -35,15 +36,5 @@ public final class LeafSqlSessions {
         configuration.addMapper(LeafShardMapper.class);
         configuration.addMapper(HighWaterMapper.class);
         return new SqlSessionFactoryBuilder().build(configuration);
-    }
-
-    /** The sessions' database for messages: the pool's url (callers strip its password), or a name for it. */
-    public static String url(SqlSessionFactory sessions) {
-        return url(sessions.getConfiguration().getEnvironment().getDataSource());
-    }
-
-    /** The pool's url when it is Leaf's own Druid pool; an application's pool is named as such. */
-    public static String url(DataSource dataSource) {
-        return dataSource instanceof DruidDataSource pool ? pool.getUrl() : "the application's DataSource";
     }
 }

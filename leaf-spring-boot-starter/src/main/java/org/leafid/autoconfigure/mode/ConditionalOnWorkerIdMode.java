@@ -1,10 +1,11 @@
-package org.leafid.autoconfigure.snowflake;
+package org.leafid.autoconfigure.mode;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.springframework.context.annotation.Conditional;
 
 /**

@@ -1,4 +1,4 @@
-package org.leafid.autoconfigure.snowflake;
+package org.leafid.autoconfigure.mode;
 
 /**
  * The worker-id mode in effect and why: the one place of the default rule. An explicit

@@ -1,4 +1,4 @@
-package org.leafid.autoconfigure.shard;
+package org.leafid.autoconfigure.mode;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
