@@ -12,7 +12,7 @@
 # 3. for each of /bench/noop, /api/segment/get/leaf-segment-test, /api/snowflake/get/bench:
 #    starts the profiler (cpu samples, every 1 ms; cpu falls back to a timer where perf events are
 #    not allowed), drives wrk -t2 -c64 for SECONDS, stops it writing a flame graph;
-# 4. writes docs/perf/LABEL-<endpoint>.html (open in a browser; the widths are shares of samples),
+# 4. writes leaf-bench/target/flame/LABEL-<endpoint>.html (open in a browser; the widths are shares of samples),
 #    keeps the raw stacks in leaf-bench/target/flame/LABEL-<endpoint>.collapsed and prints each
 #    run's req/s and the share of all samples spent under a few frames (Tomcat's request
 #    processing, the filter chain, Spring MVC's dispatcher, Boot's observation, the fast path,
@@ -28,7 +28,7 @@ warmup="${WARMUP_SECONDS:-20}"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 jar="${LEAF_SERVER_JAR:-$root/leaf-server/target/leaf-server.jar}"
-out="$root/docs/perf"
+out="$here/target/flame"
 version=4.2
 log() { echo "== $*"; }
 fail() { echo "flame.sh: $*" >&2; exit 1; }

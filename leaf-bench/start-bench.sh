@@ -13,9 +13,13 @@
 # affects them alike. The caches are made once, before the runs (not measured).
 #
 # LEAF_SERVER_JAR names another server jar (default leaf-server/target/leaf-server.jar, built
-# when missing). Logs: leaf-bench/target/start-bench/.
+# when missing). BASELINE_JAR adds the variant base: java -jar of that jar (an earlier commit's
+# build), taking its turn beside the others, so that a change is measured against its baseline in
+# one run. VARIANTS picks the variants (default "jar cds aot", plus base when BASELINE_JAR is set);
+# e.g. VARIANTS="base jar" for the plain start only. Logs: leaf-bench/target/start-bench/.
 #
-# Last line:  START jar=<ms> cds=<ms> aot=<ms|-> best/jar=<ratio>   (medians)
+# Last line:  START jar=<ms> cds=<ms|-> aot=<ms|-> best/jar=<ratio> [base=<ms> jar/base=<ratio>]
+#             (medians)
 set -euo pipefail
 
 runs="${1:-5}"
@@ -52,17 +56,30 @@ cleanup() {
 }
 trap cleanup EXIT
 
-log "making the class caches (one training start each)"
+wanted="${VARIANTS:-jar cds aot${BASELINE_JAR:+ base}}"
 declare -A command
-command[jar]="java -jar $jar"
-command[cds]="$("$root/ops/start-cache.sh" "$jar" "$work/cds" java)"
-variants=(jar cds)
-if [ -n "$java25" ] && [ -x "$java25" ]; then
-    command[aot]="$("$root/ops/start-cache.sh" "$jar" "$work/aot" "$java25")"
-    variants+=(aot)
-else
-    log "no JDK 25 found (set JAVA25): the aot variant is left out"
-fi
+variants=()
+for v in $wanted; do
+    case "$v" in
+        jar) command[jar]="java -jar $jar" ;;
+        base)
+            [ -f "${BASELINE_JAR:-}" ] || fail "the base variant needs BASELINE_JAR, an existing jar"
+            command[base]="java -jar $BASELINE_JAR" ;;
+        cds)
+            log "making the AppCDS archive (one training start)"
+            command[cds]="$("$root/ops/start-cache.sh" "$jar" "$work/cds" java)" ;;
+        aot)
+            if [ -z "$java25" ] || [ ! -x "$java25" ]; then
+                log "no JDK 25 found (set JAVA25): the aot variant is left out"
+                continue
+            fi
+            log "making the AOT cache (one training start)"
+            command[aot]="$("$root/ops/start-cache.sh" "$jar" "$work/aot" "$java25")" ;;
+        *) fail "unknown variant $v (jar, base, cds, aot)" ;;
+    esac
+    variants+=("$v")
+done
+[ -n "${command[jar]:-}" ] || fail "VARIANTS must include jar, the baseline of the ratios"
 for v in "${variants[@]}"; do
     log "$v: ${command[$v]}"
 done
@@ -106,13 +123,13 @@ for run in $(seq 1 "$runs"); do
     done
 done
 
-python3 - "${variants[*]}" "${times[jar]}" "${times[cds]}" "${times[aot]:-}" <<'PY'
+python3 - "${variants[*]}" "${times[jar]}" "${times[cds]:-}" "${times[aot]:-}" "${times[base]:-}" <<'PY'
 import statistics
 import sys
 
 names = sys.argv[1].split()
-samples = {name: [int(x) for x in sys.argv[2 + i].split()] for i, name in enumerate(["jar", "cds", "aot"])
-           if i < len(sys.argv) - 2 and sys.argv[2 + i].strip()}
+samples = {name: [int(x) for x in sys.argv[2 + i].split()] for i, name in enumerate(["jar", "cds", "aot", "base"])
+           if sys.argv[2 + i].strip()}
 print()
 print(f"{'variant':<8}{'median ms':>10}{'min':>8}{'max':>8}{'vs jar':>9}   runs")
 base = statistics.median(samples["jar"])
@@ -120,9 +137,12 @@ for name in names:
     s = samples[name]
     m = statistics.median(s)
     print(f"{name:<8}{m:>10.0f}{min(s):>8}{max(s):>8}{m / base:>9.2f}   {' '.join(map(str, s))}")
-best = min(names, key=lambda n: statistics.median(samples[n]))
-aot = f"{statistics.median(samples['aot']):.0f}" if "aot" in samples else "-"
+median = {name: statistics.median(samples[name]) for name in names}
+shown = lambda name: f"{median[name]:.0f}" if name in median else "-"
+best = min((n for n in names if n != "base"), key=lambda n: median[n])
+line = f"START jar={base:.0f} cds={shown('cds')} aot={shown('aot')} best/jar={median[best] / base:.2f}"
+if "base" in median:
+    line += f" base={median['base']:.0f} jar/base={base / median['base']:.2f}"
 print()
-print(f"START jar={base:.0f} cds={statistics.median(samples['cds']):.0f} aot={aot} "
-      f"best/jar={statistics.median(samples[best]) / base:.2f}")
+print(line)
 PY

@@ -2,7 +2,7 @@
 # Copies what the last test run wrote under leaf-server/target/reports/ into the repository, for
 # publishing with a commit:
 #   RELIABILITY.md     -> RELIABILITY.md       (the fault suite, after a run of all its scenarios)
-#   status-page.png    -> docs/status-page.png (StatusPageBrowserTest, the README's screenshot)
+#   status-page.png    -> docs/status-page.png (StatusPageBrowserTest, the screenshot of docs/operations.md)
 # Tests never write into the source tree themselves, so a test run leaves the work tree clean.
 # Run the tests first, e.g. `./mvnw -B verify`; then this script; then review and commit.
 set -euo pipefail

@@ -19,10 +19,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * uid-generator's cached generation in Leaf's terms (issue 15): the uid-generator layout (31/20/12
+ * uid-generator's cached generation in Leaf's terms: the uid-generator layout (31/20/12
  * bits of seconds), borrow-ahead on and unbounded, as in the {@code disposable} worker-id mode,
  * with the system clock. A second's 4,096 sequences spent, the next second is taken at once, so
- * the rate is the generator's, not the clock's. Issue 15 asks for at least 8 M IDs/s on one
+ * the rate is the generator's, not the clock's. The target is at least 8 M IDs/s on one
  * thread (uid-generator's CachedUidGenerator: 6-7.6 M/s).
  */
 @State(Scope.Benchmark)

@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.State;
  * consecutive indexes, as the generator asks for them. Two ranges: the largest, 2^49 - 1 (an app
  * without limit), which fills its 49-bit Feistel width, and 2^48 + 1, the slowest kind, which
  * fills only half of its 49 bits, so about half the values walk the cycle once more.
- * {@code -p n=262143} measures an app limited to 2^32. Issue 14 asks for at least 20 M/s on one
+ * {@code -p n=262143} measures an app limited to 2^32. The target is at least 20 M/s on one
  * thread.
  */
 @State(Scope.Thread)

@@ -147,7 +147,7 @@ class BadAnswersTest {
     @Test
     @Timeout(60) // today's client waits for the body without end, and throws LeafUnavailableException
     void aBodyDrippedAByteASecondIsCutOffAtTheDeadlineAndTheNextServerServes() throws IOException {
-        LeafClient client = clientWithBad(LeafAnswers.drip(Duration.ofSeconds(1)));
+        LeafClient client = clientWithBad(LeafAnswers.drip(Duration.ofSeconds(1)), 1000, Duration.ofSeconds(1));
         long started = System.nanoTime();
         long first = client.snowflake().nextId();
         assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the first ID within the 1 s deadline and a bit")
@@ -162,7 +162,7 @@ class BadAnswersTest {
     @Test
     @Timeout(60) // today's client reads the body until its heap is gone
     void anEndlessBodyIsCutOffAtTheSizeTheCountAllows() throws IOException {
-        LeafClient client = clientWithBad(LeafAnswers.endless());
+        LeafClient client = clientWithBad(LeafAnswers.endless(), 1000, Duration.ofSeconds(1));
         long[] ids = take(() -> client.segment("order").nextId());
         assertAllValidAndDistinct(ids, id -> id > GOOD_SEGMENT_FLOOR);
         assertBadServerCaughtBy("size");
@@ -173,8 +173,14 @@ class BadAnswersTest {
     }
 
     private LeafClient clientWithBad(Responder answers, int maxBatch) throws IOException {
+        // A deadline well above any answer's time on a loaded machine: these tests are about the check named, and
+        // a slow answer would be refused as "deadline" first.
+        return clientWithBad(answers, maxBatch, Duration.ofSeconds(5));
+    }
+
+    private LeafClient clientWithBad(Responder answers, int maxBatch, Duration requestTimeout) throws IOException {
         bad = SocketHttpServer.start(answers);
-        leaf = LeafClient.builder().servers(bad.url(), good.url()).requestTimeout(Duration.ofSeconds(1))
+        leaf = LeafClient.builder().servers(bad.url(), good.url()).requestTimeout(requestTimeout)
                 .maxWait(Duration.ofSeconds(10)).maxBatch(maxBatch).meterRegistry(registry).build();
         return leaf;
     }

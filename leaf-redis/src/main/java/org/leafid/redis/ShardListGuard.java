@@ -99,7 +99,7 @@ final class ShardListGuard {
     private void discard(ShardListState state, String what) {
         LOG.error("Redis list {} (app {} shard {}) {}. The list was deleted and the shard is refilled from "
                 + "id_alloc with new indexes, so this instance issues none of them again; another instance that "
-                + "popped from the old list before its next watermark sync is not covered (see the README)",
+                + "popped from the old list before its next watermark sync is not covered (see docs/shard-mode.md)",
                 state.listKey, state.appId, state.shardId, what);
         lists.delete(state.listKey);
         sync(state);

@@ -19,9 +19,11 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The Grafana dashboard ({@code ops/grafana/leaf-dashboard.json}) may only query meters the
- * server exports, and they must be there from the start: a panel over a series that appears
- * only with the first event (a failed load, a 5xx) shows nothing rather than 0 until then.
+ * The Grafana dashboard ({@code ops/grafana/leaf-dashboard.json}) and the alert rules of the
+ * server ({@code ops/prometheus/leaf-alerts.yml}, all but leaf-client's {@code leaf_client_*}) may
+ * only query meters the server exports, and they must be there from the start: a panel or rule
+ * over a series that appears only with the first event (a failed load, a 5xx) shows nothing
+ * rather than 0 until then.
  */
 class DashboardMetricsTest {
 
@@ -36,6 +38,10 @@ class DashboardMetricsTest {
         Set<String> queried = metricsTheDashboardQueries();
         assertThat(queried).as("metrics named by the dashboard").hasSizeGreaterThanOrEqualTo(8)
                 .contains("leaf_http_responses_total");
+        Set<String> alerted = metricsTheServerAlertsQuery();
+        assertThat(alerted).as("metrics named by the server's alert rules").hasSizeGreaterThanOrEqualTo(7)
+                .contains("leaf_numbers_moved_back_total", "leaf_shard_headroom");
+        queried.addAll(alerted);
 
         try (ConfigurableApplicationContext server = new SpringApplicationBuilder(LeafServerApplication.class)
                 // The Redis buffer, on the tests' Redis (127.0.0.1:6379), for its panels; no ID of
@@ -93,6 +99,22 @@ class DashboardMetricsTest {
             Matcher metric = METRIC.matcher(expressions.group(1));
             while (metric.find()) {
                 queried.add(metric.group(1));
+            }
+        }
+        return queried;
+    }
+
+    /** The metrics in the {@code expr:} lines of the alert rules, leaf-client's own left out. */
+    private static Set<String> metricsTheServerAlertsQuery() throws IOException {
+        Set<String> queried = new TreeSet<>();
+        for (String line : Files.readAllLines(TestDatabase.repoFile("ops/prometheus/leaf-alerts.yml"))) {
+            if (line.strip().startsWith("expr:")) {
+                Matcher metric = METRIC.matcher(line);
+                while (metric.find()) {
+                    if (!metric.group(1).startsWith("leaf_client_")) {
+                        queried.add(metric.group(1));
+                    }
+                }
             }
         }
         return queried;

@@ -68,7 +68,7 @@ class EmbeddedDefaultTest {
             }
         }
 
-        // Leaf issue #216: restart with the clock 2 s behind, less than the report interval.
+        // Meituan Leaf's known flaw: restart with the clock 2 s behind, less than the report interval.
         FakeClock secondRun = new FakeClock(firstRun.millis() - 2_000);
         try (ConfigurableApplicationContext server = start(secondRun, "--leaf.segment.enable=false",
                 "--leaf.snowflake.max-start-wait=10s")) {

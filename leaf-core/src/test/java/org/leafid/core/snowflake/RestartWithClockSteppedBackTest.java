@@ -16,7 +16,7 @@ import org.leafid.core.worker.ReservationSink;
 import org.leafid.core.worker.ReservingWorkerIdHolder;
 
 /**
- * Leaf issue #216: a restart with the clock stepped back must not repeat IDs. One worker id,
+ * Meituan Leaf's known flaw, fixed here: a restart with the clock stepped back must not repeat IDs. One worker id,
  * two runs, the reservation the first run recorded handed to the second, as the cache file or
  * registry node would.
  */

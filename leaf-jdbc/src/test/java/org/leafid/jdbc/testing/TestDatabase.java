@@ -24,7 +24,7 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.mysql.MySQLContainer;
 
 /**
- * The real MySQL-protocol database the integration tests use, found as DESIGN.md says:
+ * The real MySQL-protocol database the integration tests use, found as CONTRIBUTING.md says:
  * {@code LEAF_TEST_JDBC_URL} (with {@code _USER}, {@code _PASSWORD}); else a Testcontainers MySQL
  * when Docker runs; else a MySQL/MariaDB on 127.0.0.1:3306 as root without password; else the
  * test fails when {@code CI} is set and is skipped with a message otherwise. The database is

@@ -14,7 +14,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * The test database rule of the README: the configured database, and any derived from it, is
+ * The test database rule of CONTRIBUTING.md: the configured database, and any derived from it, is
  * created when missing with the tables of {@code sql/}; a user who may not create it gets a
  * message saying what to do.
  */

@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * {@code /api/admin/**} path answers like a path that does not exist.
  *
  * @param token the bearer token admin requests must present; empty or unset switches the admin
- *     API off. At least {@value #MIN_TOKEN_LENGTH} visible ASCII characters, so that it can be sent
+ *     API off. At least 16 visible ASCII characters, so that it can be sent
  *     unchanged in a header and is not guessable like "admin".
  */
 @ConfigurationProperties("leaf.admin")

@@ -29,6 +29,6 @@ class ProblemErrorController implements ErrorController {
         HttpStatus known = HttpStatus.resolve(status);
         ProblemJson.write(response, status, ProblemType.namedAfter(status),
                 known == null ? "The request failed with HTTP status " + status
-                        : "The request failed: " + known.getReasonPhrase() + " (see the API table in the README)");
+                        : "The request failed: " + known.getReasonPhrase() + " (see the API table in docs/http-api.md)");
     }
 }

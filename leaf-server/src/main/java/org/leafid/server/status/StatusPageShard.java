@@ -8,7 +8,7 @@ import java.util.Locale;
 /** The status page's shard-mode table: per app its shards, limit, headroom and, with Redis, queue length. */
 final class StatusPageShard {
 
-    /** Headroom below this is shown as a problem, as the README's alert rule fires. */
+    /** Headroom below this is shown as a problem, as the alert rule LeafShardHeadroomLow (ops/prometheus/leaf-alerts.yml) fires. */
     static final double LOW_HEADROOM = 0.10;
 
     private StatusPageShard() {}

@@ -24,7 +24,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The configuration mistakes of issue 12, each as a user makes it (command-line arguments to the
+ * Configuration mistakes, each as a user makes it (command-line arguments to the
  * real application): a typo, a switch written {@code yes}, a mode spelled with a dash, a key of
  * another mode. Each either works the way it reads or stops the start naming the key.
  */

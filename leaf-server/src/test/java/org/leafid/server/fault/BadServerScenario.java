@@ -18,7 +18,7 @@ import org.leafid.client.testing.SocketHttpServer.Responder;
 import org.leafid.jdbc.testing.TestDatabase;
 
 /**
- * leaf-client with servers {@code [bad, good]} (issue 22): {@code good} a real server process,
+ * leaf-client with servers {@code [bad, good]}: {@code good} a real server process,
  * {@code bad} a socket server in the test answering 200 with what no Leaf server sends. Several
  * clients, each preferring the bad server at first, take segment, snowflake and shard IDs; every
  * ID is checked: none twice in its mode, none of the bad server's, each one the good server could

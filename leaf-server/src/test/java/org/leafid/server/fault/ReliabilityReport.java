@@ -19,7 +19,7 @@ final class ReliabilityReport {
         StringBuilder md = new StringBuilder();
         md.append("# Reliability\n\n")
                 .append("Figures of the last run of the fault suite (`leaf-server/src/test/java/org/leafid/server/fault/`, ")
-                .append("see the README's \"Reliability\"). The suite writes this file to ")
+                .append("see \"Reliability\" in docs/how-it-works.md). The suite writes this file to ")
                 .append("`leaf-server/target/reports/` at the end of every full run, failures included, and ")
                 .append("`ops/publish-test-reports.sh` copies it here; the numbers are measured, not edited. ")
                 .append("Each scenario starts real server ")

@@ -16,7 +16,7 @@ import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
 
 /**
- * Shard mode under load (issue 14): two servers on one database, one with each buffer (memory
+ * Shard mode under load: two servers on one database, one with each buffer (memory
  * and Redis lists), issuing IDs of the same apps, one app with a small {@code max_limit_id} that
  * the load spends; and a Redis-buffered server whose Redis is killed and started again under load.
  * Every ID is checked: no duplicate, the app's own bits, and below the limit.

@@ -21,7 +21,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
 
 /**
- * The server in the uid-generator layout (issue 15): batches borrowed from the next seconds while
+ * The server in the uid-generator layout: batches borrowed from the next seconds while
  * the clock stands still, decode, the status page and the borrowed-seconds meter in that layout,
  * and a worker id of the full 20 bits.
  */

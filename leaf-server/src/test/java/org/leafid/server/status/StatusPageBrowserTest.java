@@ -36,7 +36,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The status page as a browser renders it: the real server on the embedded default, driven by
  * headless Chromium in a separate process. Also writes {@code target/reports/status-page.png},
- * which {@code ops/publish-test-reports.sh} copies to {@code docs/status-page.png}, the README's
+ * which {@code ops/publish-test-reports.sh} copies to {@code docs/status-page.png}, docs/operations.md's
  * screenshot, so the picture can always show the page as it is.
  *
  * <p>Chromium ({@code apt-get install -y chromium}) is required when {@code CI} is set, as the
@@ -64,7 +64,7 @@ class StatusPageBrowserTest {
         int port = server.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
         pageUrl = "http://127.0.0.1:" + port + "/";
 
-        // Two more tags so the page (and the README's screenshot) shows the states a row can be in.
+        // Two more tags so the page (and the screenshot in docs/operations.md) shows the states a row can be in.
         insertTag("order", 1000);
         insertTag("payment", 5000);
         SegmentAllocator allocator = server.getBean(SegmentAllocator.class);

@@ -1,16 +1,11 @@
 package org.leafid.autoconfigure.client;
 
-import jakarta.validation.constraints.DecimalMax;
-import jakarta.validation.constraints.DecimalMin;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.util.List;
 import org.leafid.autoconfigure.LeafConfigurationException;
-import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.LeafValues;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code leaf.client.*}: the {@link org.leafid.client.LeafClient} bean's options.
@@ -25,14 +20,13 @@ import org.springframework.validation.annotation.Validated;
  * @param maxWait the longest a call waits for IDs once the buffer is spent, then LeafUnavailableException
  * @param targetFetchInterval how long one batch should last; batch sizes follow the rate of use towards it
  */
-@Validated
 @ConfigurationProperties("leaf.client")
 public record LeafClientProperties(
         @DefaultValue List<String> servers,
         @DefaultValue("1s") Duration connectTimeout,
         @DefaultValue("2s") Duration requestTimeout,
-        @DefaultValue("1000") @Min(1) @Max(100_000) int maxBatch,
-        @DefaultValue("0.1") @DecimalMin("0") @DecimalMax("1") double prefetchThreshold,
+        @DefaultValue("1000") int maxBatch,
+        @DefaultValue("0.1") double prefetchThreshold,
         @DefaultValue("5s") Duration maxWait,
         @DefaultValue("100ms") Duration targetFetchInterval) {
 
@@ -45,9 +39,11 @@ public record LeafClientProperties(
                         "List base URLs such as http://leaf-1:8080,http://leaf-2:8080.");
             }
         }
-        SegmentProperties.requirePositive("leaf.client.connect-timeout", connectTimeout);
-        SegmentProperties.requirePositive("leaf.client.request-timeout", requestTimeout);
-        SegmentProperties.requirePositive("leaf.client.max-wait", maxWait);
-        SegmentProperties.requirePositive("leaf.client.target-fetch-interval", targetFetchInterval);
+        LeafValues.requireBetween("leaf.client.max-batch", maxBatch, 1, 100_000);
+        LeafValues.requireBetween("leaf.client.prefetch-threshold", prefetchThreshold, 0, 1);
+        LeafValues.requirePositive("leaf.client.connect-timeout", connectTimeout);
+        LeafValues.requirePositive("leaf.client.request-timeout", requestTimeout);
+        LeafValues.requirePositive("leaf.client.max-wait", maxWait);
+        LeafValues.requirePositive("leaf.client.target-fetch-interval", targetFetchInterval);
     }
 }

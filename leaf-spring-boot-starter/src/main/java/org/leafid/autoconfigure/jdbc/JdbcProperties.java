@@ -1,11 +1,9 @@
 package org.leafid.autoconfigure.jdbc;
 
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import java.time.Duration;
+import org.leafid.autoconfigure.LeafValues;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code leaf.jdbc.*}: the MySQL database holding {@code leaf_alloc}. An empty url means the
@@ -18,15 +16,18 @@ import org.springframework.validation.annotation.Validated;
  * @param connectTimeout bound on opening a connection and on waiting for one from the pool
  * @param queryTimeout bound on one statement (socket read timeout)
  */
-@Validated
 @ConfigurationProperties("leaf.jdbc")
 public record JdbcProperties(
         @DefaultValue("") String url,
         @DefaultValue("") String username,
         @DefaultValue("") String password,
-        @DefaultValue("8") @Min(1) @Max(256) int poolSize,
+        @DefaultValue("8") int poolSize,
         @DefaultValue("2s") Duration connectTimeout,
         @DefaultValue("5s") Duration queryTimeout) {
+
+    public JdbcProperties {
+        LeafValues.requireBetween("leaf.jdbc.pool-size", poolSize, 1, 256);
+    }
 
     public boolean embedded() {
         return url == null || url.isBlank();

@@ -21,7 +21,7 @@ import org.leafid.jdbc.shard.IdAllocRow;
  * Shard-mode meters per app, following the app list: {@code leaf_ids_issued_total{mode="shard",key=appId}}
  * (read from the generator at scrape time) and {@code leaf_shard_headroom{app}}, the fraction of
  * the app's index space not yet reserved, over all its shards (1 = untouched, 0 = spent), computed
- * from the rows at each app-list refresh. Alert well before 0: see the README.
+ * from the rows at each app-list refresh. Alert well before 0: see LeafShardHeadroomLow in ops/prometheus/leaf-alerts.yml.
  *
  * <p>Opaque apps are counted together, under {@code key="opaque"}: their IDs are made to hide how
  * many an app issues, and a per-app count on an anonymous {@code /actuator/prometheus} would publish

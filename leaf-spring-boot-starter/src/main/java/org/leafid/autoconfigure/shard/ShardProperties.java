@@ -1,7 +1,7 @@
 package org.leafid.autoconfigure.shard;
 
 import java.time.Duration;
-import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.LeafValues;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -14,9 +14,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param buffer where indexes wait to be issued: {@code memory} (a double buffer per app and
  *     shard) or {@code redis} (the Redis lists of the Redis-queue ID services)
  * @param refreshInterval how often the app list is re-read from {@code id_alloc}
- * @param loadWait how long a request waits for the next block when the current one is spent
+ * @param loadWait how long a request waits for the next block when the current one is spent,
+ *     before a 503
  * @param opaqueKey a secret of at least 128 bits (hex or base64) that makes the index part of an
- *     ID unreadable; empty means plain indexes. Never change it for an app: see the README
+ *     ID unreadable; empty means plain indexes. Never change it for an app: see docs/shard-mode.md
  * @param redis the timings of the Redis buffer ({@code buffer=redis})
  */
 @ConfigurationProperties("leaf.shard")
@@ -29,8 +30,8 @@ public record ShardProperties(
         @DefaultValue Redis redis) {
 
     public ShardProperties {
-        SegmentProperties.requirePositive("leaf.shard.refresh-interval", refreshInterval);
-        SegmentProperties.requirePositive("leaf.shard.load-wait", loadWait);
+        LeafValues.requirePositive("leaf.shard.refresh-interval", refreshInterval);
+        LeafValues.requirePositive("leaf.shard.load-wait", loadWait);
     }
 
     /**
@@ -51,10 +52,10 @@ public record ShardProperties(
             @DefaultValue("1s") Duration watermarkInterval) {
 
         public Redis {
-            SegmentProperties.requirePositive("leaf.shard.redis.lock-ttl", lockTtl);
-            SegmentProperties.requirePositive("leaf.shard.redis.lock-wait", lockWait);
-            SegmentProperties.requirePositive("leaf.shard.redis.retry-interval", retryInterval);
-            SegmentProperties.requirePositive("leaf.shard.redis.watermark-interval", watermarkInterval);
+            LeafValues.requirePositive("leaf.shard.redis.lock-ttl", lockTtl);
+            LeafValues.requirePositive("leaf.shard.redis.lock-wait", lockWait);
+            LeafValues.requirePositive("leaf.shard.redis.retry-interval", retryInterval);
+            LeafValues.requirePositive("leaf.shard.redis.watermark-interval", watermarkInterval);
         }
     }
 

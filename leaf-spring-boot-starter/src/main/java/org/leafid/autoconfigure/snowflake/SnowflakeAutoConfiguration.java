@@ -95,7 +95,7 @@ public class SnowflakeAutoConfiguration {
             throw new LeafConfigurationException("leaf.snowflake.layout", "is " + layout.describe() + " from "
                     + Instant.ofEpochMilli(layout.twepoch()) + ", which " + (end.isAfter(now) ? "ends" : "ended") + " at "
                     + end + ": IDs would stop, or in careless generators go negative or repeat.", "Change " + keys
-                    + ": more time bits, or a later epoch (only for IDs never issued before; see the README).");
+                    + ": more time bits, or a later epoch (only for IDs never issued before; see docs/uid-generator.md).");
         }
         if (!end.isAfter(now.plus(LAYOUT_WARNED_WITHIN))) {
             log.warn("Snowflake layout {} ends at {}, in less than 5 years: plan a layout with more time bits "

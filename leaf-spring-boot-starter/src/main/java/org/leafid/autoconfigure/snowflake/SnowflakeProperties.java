@@ -1,8 +1,5 @@
 package org.leafid.autoconfigure.snowflake;
 
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -10,52 +7,52 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.leafid.autoconfigure.LeafConfigurationException;
+import org.leafid.autoconfigure.LeafValues;
 import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.leafid.autoconfigure.mode.WorkerIdModeChoice;
-import org.leafid.autoconfigure.segment.SegmentProperties;
 import org.leafid.core.Durations;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * {@code leaf.snowflake.*}.
  *
  * @param enable snowflake mode on or off
  * @param mode where the worker id comes from; unset: {@code zk_normal} with a
- *     {@code zk.address}, else {@code local} (see {@link WorkerIdModeChoice})
+ *     {@code zk.address}, else {@code local} (docs/worker-id-modes.md says which to choose)
  * @param port the port that, with the IP, names this instance; empty means {@code server.port}
  * @param ip the IP that names this instance; empty means the first non-loopback IPv4 address
- * @param twepoch the epoch of the IDs' timestamps in ms (Leaf's default: 2010-11-04); not with {@code epoch}
+ * @param twepoch the epoch of the IDs' timestamps in ms; unset, the preset's ({@code 1288834974657}, Leaf's
+ *     2010-11-04); not with {@code epoch}. Must be in the past, and the layout must not end within a year
  * @param epoch the epoch as an ISO date (midnight UTC), as uid-generator writes it; not with {@code twepoch}
  * @param layout the bit layout: a preset ({@code leaf.snowflake.layout=leaf|uid-generator}) and/or widths
  * @param timeUnit the unit of the time field, {@code ms} or {@code s}; unset, the preset's
  * @param borrowAhead when a time unit's sequences are spent, issue from the next units instead of waiting
  * @param disposable settings of the {@code disposable} worker-id mode
  * @param reportInterval how often the time reservation is renewed; it reaches 2 x this ahead
- * @param maxStartWait how long a start waits for the clock to pass a recorded reservation
+ * @param maxStartWait how long a start waits for the clock to pass a recorded reservation; keep it at
+ *     least 2 x the report interval, so a restart right after a crash waits instead of being refused
  * @param maxBackwardsWait a clock step back up to this is waited out; more is refused
  */
-@Validated
 @ConfigurationProperties("leaf.snowflake")
 public record SnowflakeProperties(
         @DefaultValue("true") boolean enable,
         WorkerIdMode mode,
-        @DefaultValue @Valid Zk zk,
-        @Min(1) @Max(65535) Integer port,
+        @DefaultValue Zk zk,
+        Integer port,
         String ip,
-        @Min(0) Long twepoch,
+        Long twepoch,
         LocalDate epoch,
-        @DefaultValue @Valid Layout layout,
+        @DefaultValue Layout layout,
         String timeUnit,
         @DefaultValue("false") boolean borrowAhead,
         @DefaultValue Disposable disposable,
-        @DefaultValue @Valid Local local,
+        @DefaultValue Local local,
         @DefaultValue("3s") Duration reportInterval,
         @DefaultValue("10s") Duration maxStartWait,
         @DefaultValue("5ms") Duration maxBackwardsWait,
-        @DefaultValue @Valid Recycle recycle) {
+        @DefaultValue Recycle recycle) {
 
     /** The least time between an instance stopping for want of heartbeats and its id being swept. */
     public static final Duration RECYCLE_SAFETY_MARGIN = Duration.ofSeconds(10);
@@ -63,9 +60,11 @@ public record SnowflakeProperties(
     /** {@code mode} unset becomes the mode of {@link WorkerIdModeChoice}'s rule, so it is never null. */
     public SnowflakeProperties {
         mode = WorkerIdModeChoice.of(mode, zk.address()).mode();
-        SegmentProperties.requirePositive("leaf.snowflake.report-interval", reportInterval);
-        SegmentProperties.requireNotNegative("leaf.snowflake.max-start-wait", maxStartWait);
-        SegmentProperties.requireNotNegative("leaf.snowflake.max-backwards-wait", maxBackwardsWait);
+        LeafValues.requireBetweenIfSet("leaf.snowflake.port", port, 1, 65535);
+        LeafValues.requireBetweenIfSet("leaf.snowflake.twepoch", twepoch, 0, Long.MAX_VALUE);
+        LeafValues.requirePositive("leaf.snowflake.report-interval", reportInterval);
+        LeafValues.requireNotNegative("leaf.snowflake.max-start-wait", maxStartWait);
+        LeafValues.requireNotNegative("leaf.snowflake.max-backwards-wait", maxBackwardsWait);
         if (enable && mode.zookeeper() && (zk.address() == null || zk.address().isBlank())) {
             throw new LeafConfigurationException("leaf.snowflake.zk.address",
                     "must be set for leaf.snowflake.mode=" + mode.key() + ".",
@@ -142,15 +141,22 @@ public record SnowflakeProperties(
      *
      * @param preset {@code leaf} (41/10/12 ms since 2010-11-04) or {@code uid-generator}
      *     (31/20/12 s since 2016-05-20)
-     * @param timeBits width of the time field; with the two others, replaces the preset's
+     * @param timeBits width of the time field; with the two others (all three, adding up to 63), replaces
+     *     the preset's
      * @param workerBits width of the worker id
      * @param sequenceBits width of the sequence
      */
     public record Layout(
             @DefaultValue("leaf") String preset,
-            @Min(1) Integer timeBits,
-            @Min(1) Integer workerBits,
-            @Min(1) Integer sequenceBits) {
+            Integer timeBits,
+            Integer workerBits,
+            Integer sequenceBits) {
+
+        public Layout {
+            LeafValues.requireBetweenIfSet("leaf.snowflake.layout.time-bits", timeBits, 1, 63);
+            LeafValues.requireBetweenIfSet("leaf.snowflake.layout.worker-bits", workerBits, 1, 63);
+            LeafValues.requireBetweenIfSet("leaf.snowflake.layout.sequence-bits", sequenceBits, 1, 63);
+        }
 
         /** The preset's layout. */
         public SnowflakeLayout presetLayout() {
@@ -174,7 +180,10 @@ public record SnowflakeProperties(
      * @param address ZooKeeper connect string, for the zk modes
      * @param sessionTimeout ZooKeeper session timeout
      * @param connectTimeout how long a start waits to reach ZooKeeper before using the cache file
-     * @param leafCacheDir the {@code java.io.tmpdir} Meituan Leaf ran with (its cache file is there); empty = ours
+     *     ({@code zk_normal}) or failing ({@code zk_recycle})
+     * @param leafCacheDir the {@code java.io.tmpdir} Meituan Leaf ran with (its cache file is there);
+     *     empty means this JVM's. Read only by {@code zk_normal} when ZooKeeper is down at start and
+     *     there is no cache file of ours
      */
     public record Zk(
             String address,
@@ -183,7 +192,8 @@ public record SnowflakeProperties(
             String leafCacheDir) {}
 
     /**
-     * @param lease a {@code zk_recycle} id whose heartbeat is older than this goes back to the pool
+     * @param lease a {@code zk_recycle} id whose heartbeat is older than this goes back to the pool; at
+     *     least 2 x the report interval + 10 s
      * @param sweepInterval how often each instance looks for such ids
      */
     public record Recycle(
@@ -197,5 +207,10 @@ public record SnowflakeProperties(
      */
     public record Local(
             @DefaultValue("{}") String workIdMap,
-            @DefaultValue("0") @Min(0) int workerId) {}
+            @DefaultValue("0") int workerId) {
+
+        public Local {
+            LeafValues.requireBetween("leaf.snowflake.local.worker-id", workerId, 0, Integer.MAX_VALUE);
+        }
+    }
 }

@@ -25,7 +25,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Snowflake layouts from the keys (issue 15): the uid-generator preset, explicit widths and unit,
+ * Snowflake layouts from the keys: the uid-generator preset, explicit widths and unit,
  * the end-date refusal and warning, borrow-ahead, and the {@code disposable} worker-id mode on
  * MariaDB (a database of its own, {@code WORKER_NODE} emptied first).
  */

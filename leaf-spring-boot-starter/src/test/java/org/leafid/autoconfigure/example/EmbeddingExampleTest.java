@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,15 +16,14 @@ import org.leafid.jdbc.testing.TestDatabase;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The README's example application, started as its main method starts it, on the test MariaDB
- * with snowflake worker ids from local configuration: many threads take order numbers and event
- * ids through its service at once.
+ * The example application of docs/embedding.md, started as its main method starts it, as the page
+ * says: the page's SQL row and its properties, with the {@code leaf.jdbc.*} values pointed at the
+ * test MariaDB. Many threads take order numbers and event ids through its service at once.
  */
 class EmbeddingExampleTest {
 
     private static final int THREADS = 8;
     private static final int IDS_PER_THREAD = 20_000;
-    private static final int WORKER_ID = 5;
 
     @TempDir
     Path dataDir;
@@ -31,15 +31,25 @@ class EmbeddingExampleTest {
     @Test
     void exampleServiceIssuesUniqueIdsFromManyThreads() throws Exception {
         TestDatabase database = TestDatabase.get();
-        // The tag the example uses is fixed, so the row is kept between runs; what counts is
-        // where it stood when this run began.
-        database.update("INSERT IGNORE INTO leaf_alloc(biz_tag, max_id, step, description) VALUES (?, 1, 1000, ?)",
-                OrderIds.ORDER_TAG, "README example");
+        // The page's INSERT, as written; the tag is fixed, so the row is kept between runs (a
+        // second INSERT finds it there), and what counts is where it stood when this run began.
+        String insert = String.join(" ", EmbeddingDoc.block("sql")).strip();
+        assertThat(insert).contains("'" + OrderIds.ORDER_TAG + "'");
+        if (database.number("SELECT COUNT(*) FROM leaf_alloc WHERE biz_tag = ?", OrderIds.ORDER_TAG) == 0) {
+            database.update(insert.substring(0, insert.length() - (insert.endsWith(";") ? 1 : 0)));
+        }
         long maxIdBefore = database.maxId(OrderIds.ORDER_TAG);
+        Map<String, String> page = EmbeddingDoc.properties();
+        assertThat(page).containsKeys("leaf.jdbc.url", "leaf.jdbc.username", "leaf.jdbc.password");
         List<String> settings = LeafApplications.baseSettings("example-" + UUID.randomUUID().toString().substring(0, 8),
                 dataDir, 19501);
+        page.forEach((key, value) -> {
+            if (!key.startsWith("leaf.jdbc.")) {
+                settings.add(key + "=" + value);
+            }
+        });
         settings.addAll(LeafApplications.jdbcSettings(database));
-        settings.addAll(List.of("leaf.snowflake.mode=local", "leaf.snowflake.local.worker-id=" + WORKER_ID));
+        int workerId = Integer.parseInt(page.get("leaf.snowflake.local.worker-id"));
 
         long[][] orderNumbers;
         long[][] eventIds;
@@ -62,6 +72,6 @@ class EmbeddingExampleTest {
         assertThat(allEventIds).hasSize(THREADS * IDS_PER_THREAD);
         ConcurrentIds.assertIncreasingPerThread(eventIds);
         assertThat(Arrays.stream(allEventIds).map(id -> layout.decode(id).workerId()).distinct().toArray())
-                .containsExactly(WORKER_ID);
+                .containsExactly(workerId);
     }
 }

@@ -10,49 +10,46 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * README SYNC CHECK: the section "Embedding Leaf in your application" of the repository's
- * README.md shows {@link OrderApplication} and {@link OrderIds} verbatim, so the example a
- * reader copies is the one {@link EmbeddingExampleTest} runs. Every non-blank line of each file
- * must be a line of that section (trailing spaces aside), in the file's order. When this fails
- * after a change to the example, paste the changed file into that section; when it fails after a
- * README edit, restore the example there. (Written before the section exists: it fails until the
- * README has it.)
+ * The section "The application" of docs/embedding.md shows {@link OrderApplication} and
+ * {@link OrderIds} verbatim, so the example a reader copies is the one {@link EmbeddingExampleTest}
+ * runs. Every non-blank line of each file must be a line of that section (trailing spaces aside),
+ * in the file's order. When this fails after a change to the example, paste the changed file into
+ * that section; when it fails after an edit of the page, restore the example there.
  */
-class ReadmeExampleTest {
+class EmbeddingDocTest {
 
-    private static final Path README = Path.of("../README.md");
-    private static final String SECTION = "Embedding Leaf in your application";
+    private static final String SECTION = "The application";
     private static final Path EXAMPLE_SOURCES = Path.of("src/test/java/org/leafid/autoconfigure/example");
 
     @Test
-    void readmeShowsTheExampleApplicationVerbatim() throws IOException {
+    void pageShowsTheExampleApplicationVerbatim() throws IOException {
         assertShownVerbatim("OrderApplication.java");
     }
 
     @Test
-    void readmeShowsTheExampleServiceVerbatim() throws IOException {
+    void pageShowsTheExampleServiceVerbatim() throws IOException {
         assertShownVerbatim("OrderIds.java");
     }
 
     private static void assertShownVerbatim(String file) throws IOException {
-        List<String> readme = lines(README);
-        int section = sectionStart(readme);
-        assertThat(section).as("README.md has no heading '%s'", SECTION).isNotNegative();
-        readme = readme.subList(0, sectionEnd(readme, section));
+        List<String> page = EmbeddingDoc.lines();
+        int section = sectionStart(page);
+        assertThat(section).as("%s has no heading '%s'", EmbeddingDoc.PAGE, SECTION).isNotNegative();
+        page = page.subList(0, sectionEnd(page, section));
         List<String> source = lines(EXAMPLE_SOURCES.resolve(file)).stream().filter(line -> !line.isBlank()).toList();
         assertThat(source).as("the example %s", file).isNotEmpty();
         int at = section;
         for (String line : source) {
-            int found = indexOf(readme, line, at);
-            assertThat(found).as("README.md, section '%s', lacks this line of %s (or has it out of order "
-                    + "after line %d):%n%s", SECTION, file, at, line).isNotNegative();
+            int found = indexOf(page, line, at);
+            assertThat(found).as("%s, section '%s', lacks this line of %s (or has it out of order "
+                    + "after line %d):%n%s", EmbeddingDoc.PAGE, SECTION, file, at, line).isNotNegative();
             at = found + 1;
         }
     }
 
-    private static int sectionStart(List<String> readme) {
-        for (int i = 0; i < readme.size(); i++) {
-            if (headingLevel(readme.get(i)) > 0 && readme.get(i).contains(SECTION)) {
+    private static int sectionStart(List<String> page) {
+        for (int i = 0; i < page.size(); i++) {
+            if (headingLevel(page.get(i)) > 0 && page.get(i).contains(SECTION)) {
                 return i;
             }
         }
@@ -60,11 +57,11 @@ class ReadmeExampleTest {
     }
 
     /** The next heading of the same or a higher level outside a code block, or the end of the file. */
-    private static int sectionEnd(List<String> readme, int section) {
-        int level = headingLevel(readme.get(section));
+    private static int sectionEnd(List<String> page, int section) {
+        int level = headingLevel(page.get(section));
         boolean inCode = false;
-        for (int i = section + 1; i < readme.size(); i++) {
-            String line = readme.get(i);
+        for (int i = section + 1; i < page.size(); i++) {
+            String line = page.get(i);
             if (line.startsWith("```")) {
                 inCode = !inCode;
             }
@@ -73,7 +70,7 @@ class ReadmeExampleTest {
                 return i;
             }
         }
-        return readme.size();
+        return page.size();
     }
 
     private static int headingLevel(String line) {

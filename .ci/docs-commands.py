@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Runs the commands of the docs as a reader would: every command line of a ```sh block of
+README.md and docs/*.md, and the SQL the pages tell a reader to run, against the server jar that
+the build made (a copy, in a temporary directory, on a free port) and the local MariaDB (a scratch
+database in place of `leaf`, dropped at the end). A command that this script neither runs nor
+knows to be checked elsewhere fails it, so a new command in the docs needs a rule here.
+
+    python3 .ci/docs-commands.py            (after ./mvnw verify or package; .ci/run calls it)
+
+Prints one line per command and a count at the end; exits 1 if any failed.
+"""
+import glob
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+JAR = os.environ.get("LEAF_SERVER_JAR") or os.path.join(ROOT, "leaf-server", "target", "leaf-server.jar")
+PAGES = ["README.md"] + sorted(glob.glob("docs/*.md", root_dir=ROOT))
+MYSQL = "mysql --protocol=tcp -h 127.0.0.1 -P 3306 -u root"
+
+# Commands that are checked elsewhere, with where.
+ELSEWHERE = [
+    (r"^docker compose |^curl localhost:808[12]/|^open http://localhost:3000",
+     "Docker Compose needs a Docker engine; .ci/run validates docker-compose.yml (docker-compose config -q)"),
+    (r"^\./mvnw -q -Dmaven\.test\.skip=true -pl leaf-spring-boot-starter -am install$",
+     "builds the modules that .ci/run's ./mvnw -B verify builds and tests; install only copies the jars"),
+]
+
+MYSQL_PAGE = "docs/getting-started-mysql.md"
+
+passed, failed = 0, 0
+
+
+def report(ok, page, command, note=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+    print(f"[docs] {'ok  ' if ok else 'FAIL'} {page}: {command}{'  -- ' + note if note else ''}", flush=True)
+
+
+def blocks(page, language):
+    """The command lines of the page's fenced blocks of one language, continuation lines joined."""
+    lines, inside, current = [], False, ""
+    for line in open(os.path.join(ROOT, page), encoding="utf-8").read().split("\n"):
+        if line.strip().startswith("```"):
+            inside = not inside and line.strip()[3:].strip() == language
+            continue
+        if not inside:
+            continue
+        if current:
+            line = current + " " + line.strip()
+            current = ""
+        if line.endswith("\\"):
+            current = line[:-1].rstrip()
+            continue
+        if line.strip() and not line.lstrip().startswith("#") and not line.lstrip().startswith("--"):
+            lines.append(line.strip())
+    return lines
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """The quick start's `java -jar leaf-server/target/leaf-server.jar`, from a copy of the jar in a
+    directory of its own (its ./data goes there), on a free port instead of 8080."""
+
+    def __init__(self, work, env, *args, properties=()):
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(dir=work)
+        jar = os.path.join(self.dir, "leaf-server.jar")
+        shutil.copy(JAR, jar)
+        if properties:
+            with open(os.path.join(self.dir, "leaf.properties"), "w") as file:
+                file.write("\n".join(properties) + "\n")
+        self.log = open(os.path.join(self.dir, "server.log"), "w")
+        self.process = subprocess.Popen(
+            ["java", "-Xmx256m", "-jar", jar, f"--server.port={self.port}",
+             f"--leaf.snowflake.port={self.port}", *args],
+            cwd=self.dir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                break
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/actuator/health/readiness", timeout=2):
+                    return
+            except OSError:
+                time.sleep(0.5)
+        self.stop()
+        print(open(os.path.join(self.dir, "server.log")).read()[-3000:])
+        raise SystemExit("[docs] the server did not become ready")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log.close()
+
+
+def run_curl(page, command, server, env):
+    """The command as written, on the server's port; the status must be the one its comment names
+    (404, 201…) or else 2xx."""
+    body, _, comment = command.partition(" #")
+    body = body.strip().replace("localhost:8080", f"localhost:{server.port}")
+    expected = re.search(r"\b([45]\d\d)\b", comment)
+    out = subprocess.run(["bash", "-c", body + " -w '\\n%{http_code}'"], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=30)
+    answer, _, status = out.stdout.rpartition("\n")
+    ok = out.returncode == 0 and (status == expected.group(1) if expected else status.startswith("2"))
+    report(ok, page, command, f"HTTP {status}" + ("" if ok else f", curl exit {out.returncode}: {answer[:300]}"))
+
+
+def mysql_server(work, env, database):
+    """The MySQL page's steps 2 and 3: its SQL on the scratch database, then the server with the
+    page's leaf.properties (the connection pointed at the scratch database) in its directory."""
+    for statement in blocks(MYSQL_PAGE, "sql"):
+        out = subprocess.run(MYSQL.split() + [database, "-e", statement], capture_output=True, text=True)
+        report(out.returncode == 0, MYSQL_PAGE, statement, out.stderr.strip()[:300])
+    local = {"leaf.jdbc.url": f"jdbc:mysql://127.0.0.1:3306/{database}?useSSL=false&serverTimezone=UTC",
+             "leaf.jdbc.username": "root", "leaf.jdbc.password": ""}
+    properties = []
+    for line in blocks(MYSQL_PAGE, "properties"):
+        key = line.split("=", 1)[0].strip()
+        properties.append(f"{key}={local[key]}" if key in local else line)
+    assert any(p.startswith("leaf.jdbc.url=") for p in properties), "the MySQL page sets no leaf.jdbc.url"
+    return Server(work, env, properties=properties)
+
+
+def main():
+    if not os.path.isfile(JAR):
+        raise SystemExit(f"[docs] {JAR} is missing: build it first")
+    work = tempfile.mkdtemp(prefix="leaf-docs-")
+    database = f"leaf_docs_{os.getpid()}"
+    env = dict(os.environ)
+    servers = []
+    try:
+        commands = [(page, command) for page in PAGES for command in blocks(page, "sh")]
+        # 1. What sets up the reader's shell: the admin token.
+        for page, command in commands:
+            if command.startswith("export LEAF_ADMIN_TOKEN="):
+                token = subprocess.run(["bash", "-c", command + ' && printf %s "$LEAF_ADMIN_TOKEN"'],
+                                       capture_output=True, text=True).stdout
+                env["LEAF_ADMIN_TOKEN"] = token
+                report(len(token) >= 16, page, command)
+        # 2. The quick-start server (embedded default), started as the pages start it; on the
+        # MySQL page, a server on the reader's database (a scratch one here) from that page's SQL
+        # and leaf.properties.
+        server = Server(work, env)
+        servers.append(server)
+        current, current_page = server, None
+        for page, command in commands:
+            if page != current_page:
+                current, current_page = server, page
+            if command.startswith("export LEAF_ADMIN_TOKEN="):
+                continue
+            elsewhere = next((why for rule, why in ELSEWHERE if re.search(rule, command)), None)
+            if elsewhere:
+                report(True, page, command, "not run here: " + elsewhere)
+            elif re.fullmatch(r"(\./mvnw -q -DskipTests package && )?java -jar leaf-server/target/leaf-server\.jar",
+                              command):
+                if page == MYSQL_PAGE:
+                    current = mysql_server(work, env, database)
+                    servers.append(current)
+                report(True, page, command, f"run (a copy of the jar, port {current.port}); "
+                                            ".ci/run's ./mvnw -B verify builds the jar")
+            elif command.startswith("curl "):
+                run_curl(page, command, current, env)
+            elif command.startswith("mysql "):
+                # The reader's database `leaf` is a scratch database here.
+                body = re.sub(r"^mysql leaf\b", f"mysql {database}", command)
+                body = re.sub(r"(?<=EXISTS )leaf\b", database, body)
+                body = body.replace("mysql ", MYSQL + " ", 1)
+                out = subprocess.run(["bash", "-c", body], cwd=ROOT, capture_output=True, text=True, timeout=60)
+                report(out.returncode == 0, page, command, out.stderr.strip()[:300])
+            elif command.startswith("ops/start-cache.sh "):
+                parts = command.split()
+                java = parts[3] if len(parts) > 3 and os.access(parts[3], os.X_OK) else "java"
+                cache = os.path.join(work, "start-cache")
+                out = subprocess.run(["ops/start-cache.sh", JAR, cache, java], cwd=ROOT, capture_output=True,
+                                     text=True, timeout=300)
+                last = out.stdout.strip().split("\n")[-1] if out.stdout.strip() else ""
+                report(out.returncode == 0 and last.startswith(java), page, command,
+                       f"with {java}: {last[:200]}" if out.returncode == 0 else out.stderr.strip()[-300:])
+            else:
+                report(False, page, command, "no rule runs this command: add one to .ci/docs-commands.py")
+    finally:
+        for server in servers:
+            server.stop()
+        subprocess.run(MYSQL.split() + ["-e", f"DROP DATABASE IF EXISTS {database}"], capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"[docs] {passed + failed} commands of the docs: {passed} ran or are checked elsewhere, {failed} did not")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
