@@ -5,6 +5,7 @@ import java.time.InstantSource;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.leafid.core.Sleeper;
+import org.leafid.core.snowflake.Borrowing;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -34,8 +35,8 @@ public class BorrowAheadBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         generator = new SnowflakeGenerator(SnowflakeLayout.uidGenerator(), new ForeverWorkerIdHolder(1000),
-                InstantSource.system(), Sleeper.system(), ThreadLocalRandom.current(), Duration.ofMillis(5), true,
-                true);
+                InstantSource.system(), Sleeper.system(), ThreadLocalRandom.current(), Duration.ofMillis(5),
+                Borrowing.UNBOUNDED);
     }
 
     @TearDown(Level.Trial)

@@ -1,7 +1,7 @@
 package org.leafid.bench;
 
-import org.leafid.core.snowflake.WorkerIdHolder;
-import org.leafid.core.snowflake.WorkerLease;
+import org.leafid.core.worker.WorkerIdHolder;
+import org.leafid.core.worker.WorkerLease;
 
 /**
  * A worker id whose lease covers all time: the generator's lease check always passes, so a

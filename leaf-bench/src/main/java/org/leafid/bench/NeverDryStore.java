@@ -3,8 +3,8 @@ package org.leafid.bench;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.leafid.core.TagExhaustedException;
-import org.leafid.core.UnknownTagException;
+import org.leafid.core.segment.TagExhaustedException;
+import org.leafid.core.segment.UnknownTagException;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
 

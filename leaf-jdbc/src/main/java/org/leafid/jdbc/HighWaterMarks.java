@@ -41,7 +41,7 @@ public final class HighWaterMarks {
     private final Map<String, Long> loggedAt = new ConcurrentHashMap<>();
 
     /**
-     * @param sessions Leaf's one session factory ({@link LeafSqlSessions})
+     * @param sessions Leaf's one session factory ({@code LeafSqlSessions})
      * @param table the table whose rows are marked ({@code leaf_alloc} or {@code id_alloc}): the
      *     names' prefix, and what the log names
      */

@@ -1,6 +1,6 @@
 /**
  * Leaf's database apart from any one table, in plain MyBatis and JDBC (no Spring: the starter wires
- * it, and another application could as well). {@link org.leafid.jdbc.LeafSqlSessions} is the one
+ * it, and another application could as well). {@link org.leafid.jdbc.session.LeafSqlSessions} is the one
  * session factory of Leaf's tables, shared by the segment store, the admin API's writes and the
  * {@code mysql} worker-id registry; {@link org.leafid.jdbc.SqlFailures} is the one reading of a JDBC
  * failure: the database could not be reached (waiting may heal it) or answered that the configuration

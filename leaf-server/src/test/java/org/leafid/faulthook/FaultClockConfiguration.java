@@ -5,7 +5,8 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.leafid.server.web.Problems;
+import org.leafid.server.problem.ProblemType;
+import org.leafid.server.problem.Problems;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -13,7 +14,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
 import org.springframework.context.annotation.Profile;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -99,7 +99,7 @@ public class FaultClockConfiguration {
         @PostMapping("/fault/clock")
         ResponseEntity<?> setOffset(@RequestParam long offsetMillis) {
             if (Math.abs(offsetMillis) > MAX_OFFSET_MILLIS) {
-                return Problems.response(HttpStatus.BAD_REQUEST, "invalid-request", "offsetMillis must be within "
+                return Problems.response(ProblemType.INVALID_REQUEST, "offsetMillis must be within "
                         + MAX_OFFSET_MILLIS + " ms of the system clock", 0);
             }
             long previous = clock.offsetMillis();

@@ -7,8 +7,9 @@
  * {@code @ConditionalOnProperty} compared strings, so {@code enable=yes} meant two things). Also what
  * guards the start: {@code leaf.properties} read from the working directory, the jar's directory and
  * the classpath; unknown {@code leaf.*} keys refused, naming the closest valid one; and failure
- * analyzers that end a refused start with the key and the fix instead of a stack trace. Each mode's
- * auto-configuration is in a sub-package: {@code jdbc} (which database), {@code segment},
- * {@code snowflake}.
+ * analyzers that end a refused start with the key and the fix instead of a stack trace, and the shape
+ * of the refreshers that re-read a list from the database. Each mode's auto-configuration is in a
+ * sub-package: {@code jdbc} (which database), {@code segment}, {@code snowflake}, {@code shard},
+ * {@code client}; {@code mode} is which modes are on, {@code properties} binds every record.
  */
 package org.leafid.autoconfigure;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
-import org.leafid.autoconfigure.snowflake.WorkerIdMode;
-import org.leafid.autoconfigure.snowflake.WorkerIdModeChoice;
-import org.leafid.autoconfigure.snowflake.WorkerIdModeCondition;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdModeChoice;
+import org.leafid.autoconfigure.mode.WorkerIdModeCondition;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.mock.env.MockEnvironment;
 

@@ -8,8 +8,8 @@ import java.util.Map;
 import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
-import org.leafid.autoconfigure.snowflake.WorkerIdMode;
-import org.leafid.autoconfigure.snowflake.WorkerIdModeChoice;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdModeChoice;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 

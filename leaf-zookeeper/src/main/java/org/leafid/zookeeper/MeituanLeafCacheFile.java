@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalInt;
 import java.util.Properties;
-import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.core.snowflake.SnowflakeLayout;
 
 /**

@@ -5,7 +5,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.testing.WorkerIdRegistryOutageContractTest;
 import org.leafid.core.worker.InstanceAddress;
 

@@ -20,12 +20,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.Sleeper;
-import org.leafid.core.WorkerIdUnavailableException;
-import org.leafid.core.snowflake.ReservingWorkerIdHolder;
+import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.snowflake.WorkerIdLostException;
-import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdLostException;
+import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
 
 /**

@@ -9,8 +9,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import org.leafid.core.SegmentStoreException;
-import org.leafid.core.UnknownTagException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,7 +86,7 @@ public final class SegmentAllocator {
      * a refresh working from an older listing must not drop a tag a concurrent one just added.
      *
      * @return what changed
-     * @throws org.leafid.core.SegmentStoreException when the store cannot list its tags; the
+     * @throws org.leafid.core.segment.SegmentStoreException when the store cannot list its tags; the
      *     tags already known keep serving
      */
     public synchronized Refresh refresh() {

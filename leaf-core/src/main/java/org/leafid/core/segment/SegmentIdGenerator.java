@@ -12,8 +12,6 @@ import java.util.concurrent.TimeoutException;
 import org.leafid.core.IdGenerator;
 import org.leafid.core.LeafException;
 import org.leafid.core.LeafInterruptedException;
-import org.leafid.core.SegmentNotReadyException;
-import org.leafid.core.SegmentStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -14,9 +14,9 @@ public interface SegmentStore {
      * issues {@code maxId - thatStep} .. {@code maxId - 1}, as Leaf does.
      *
      * @param requestedStep at least 1; pass 1 to reserve exactly the row's own step
-     * @throws org.leafid.core.UnknownTagException when the tag has no row
-     * @throws org.leafid.core.TagExhaustedException when {@code max_id} would pass {@link Long#MAX_VALUE}
-     * @throws org.leafid.core.SegmentStoreException when the store cannot be reached
+     * @throws org.leafid.core.segment.UnknownTagException when the tag has no row
+     * @throws org.leafid.core.segment.TagExhaustedException when {@code max_id} would pass {@link Long#MAX_VALUE}
+     * @throws org.leafid.core.segment.SegmentStoreException when the store cannot be reached
      */
     AllocRow reserve(String tag, long requestedStep);
 

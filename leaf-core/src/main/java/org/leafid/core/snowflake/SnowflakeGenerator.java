@@ -3,14 +3,16 @@ package org.leafid.core.snowflake;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.random.RandomGenerator;
-import org.leafid.core.ClockMovedBackwardsException;
 import org.leafid.core.IdGenerator;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.Sleeper;
-import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.worker.WorkerIdHolder;
+import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.core.worker.WorkerLease;
 
 /**
  * Issues snowflake IDs for the worker id its holder leases, in the holder's layout; thread-safe
@@ -24,7 +26,7 @@ import org.leafid.core.WorkerIdUnavailableException;
  * {@code validFrom} and ends at or before {@code reservedUntil}, so that a restart, which waits
  * for the clock to pass the recorded reservation, can never issue in a unit this process used.
  * With borrow-ahead, a unit whose sequences are spent is followed by the next unit at once
- * instead of a wait for the clock, within the same bound ({@code unboundedBorrowing}, for worker
+ * instead of a wait for the clock, within the same bound ({@link Borrowing#UNBOUNDED}, for worker
  * ids used by one process only, lifts it).
  */
 public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
@@ -41,6 +43,7 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
     private final Sleeper sleeper;
     private final RandomGenerator random;
     private final long maxBackwardsWaitMillis;
+    private final Borrowing borrowing;
     private final boolean borrowAhead;
     private final boolean unboundedBorrowing;
     private final int sequenceBits;
@@ -60,23 +63,14 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
 
     public SnowflakeGenerator(SnowflakeLayout layout, WorkerIdHolder holder, InstantSource clock,
             Sleeper sleeper, RandomGenerator random, Duration maxBackwardsWait) {
-        this(layout, holder, clock, sleeper, random, maxBackwardsWait, false, false);
+        this(layout, holder, clock, sleeper, random, maxBackwardsWait, Borrowing.NONE);
     }
 
-    /**
-     * @param borrowAhead issue from the following time units when one's sequences are spent,
-     *     instead of waiting for the clock
-     * @param unboundedBorrowing let borrowing pass the lease's reservation: only for a worker id
-     *     no later process can hold ({@code disposable} mode)
-     */
+    /** @param borrowing what happens when a time unit's sequences are spent, see {@link Borrowing} */
     public SnowflakeGenerator(SnowflakeLayout layout, WorkerIdHolder holder, InstantSource clock,
-            Sleeper sleeper, RandomGenerator random, Duration maxBackwardsWait, boolean borrowAhead,
-            boolean unboundedBorrowing) {
+            Sleeper sleeper, RandomGenerator random, Duration maxBackwardsWait, Borrowing borrowing) {
         if (maxBackwardsWait.isNegative()) {
             throw new IllegalArgumentException("maxBackwardsWait must not be negative: " + maxBackwardsWait);
-        }
-        if (unboundedBorrowing && !borrowAhead) {
-            throw new IllegalArgumentException("unbounded borrowing needs borrowAhead");
         }
         this.layout = layout;
         this.holder = holder;
@@ -84,8 +78,10 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
         this.sleeper = sleeper;
         this.random = random;
         this.maxBackwardsWaitMillis = maxBackwardsWait.toMillis();
-        this.borrowAhead = borrowAhead;
-        this.unboundedBorrowing = unboundedBorrowing;
+        this.borrowing = Objects.requireNonNull(borrowing, "borrowing");
+        // Two plain final fields for claim(), the hot path: read there as before, no switch per ID.
+        this.borrowAhead = borrowing != Borrowing.NONE;
+        this.unboundedBorrowing = borrowing == Borrowing.UNBOUNDED;
         this.sequenceBits = layout.sequenceBits();
         this.maxSequence = layout.maxSequence();
         this.startOffsetBound = (int) Math.min(START_OFFSET_BOUND, maxSequence + 1);
@@ -169,22 +165,9 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
                 waitOutBackwardsStep(layout.millisOf(lastElapsed), now);
                 continue;
             }
-            // 2. Only inside the lease: earlier times may carry a previous holder's IDs, later
-            //    ones are not yet recorded and could repeat after a crash.
-            long unit = next >>> sequenceBits;
-            if (layout.millisOf(unit) < lease.validFromMillis()) {
-                if (now < lease.validFromMillis()) {
-                    throw outsideLease(lease, now);
-                }
-                waitForClock(); // a unit of seconds that began before the lease: wait for the next one
+            // 2. Only inside the lease.
+            if (!insideLease(next >>> sequenceBits, elapsed, lease, now)) {
                 continue;
-            }
-            if (!unboundedBorrowing && layout.millisOf(unit + 1) > lease.reservedUntilMillis()) {
-                if (unit > elapsed && lease.covers(now)) {
-                    waitForClock(); // borrowed up to the reservation: wait for the clock and its renewal
-                    continue;
-                }
-                throw outsideLease(lease, now);
             }
             // 3. Publish; losing the race means another thread took this state, so start over.
             long end = next + taken(next, wanted) - 1;
@@ -192,6 +175,31 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
                 return next;
             }
         }
+    }
+
+    /**
+     * Whether time unit {@code unit} lies inside the lease: earlier times may carry a previous
+     * holder's IDs, later ones are not yet recorded and could repeat after a crash. False after
+     * waiting for the clock, when the claim must start over; outside the lease for good, throws.
+     *
+     * @param elapsed the unit the clock is in
+     */
+    private boolean insideLease(long unit, long elapsed, WorkerLease lease, long now) {
+        if (layout.millisOf(unit) < lease.validFromMillis()) {
+            if (now < lease.validFromMillis()) {
+                throw outsideLease(lease, now);
+            }
+            waitForClock(); // a unit of seconds that began before the lease: wait for the next one
+            return false;
+        }
+        if (!unboundedBorrowing && layout.millisOf(unit + 1) > lease.reservedUntilMillis()) {
+            if (unit > elapsed && lease.covers(now)) {
+                waitForClock(); // borrowed up to the reservation: wait for the clock and its renewal
+                return false;
+            }
+            throw outsideLease(lease, now);
+        }
+        return true;
     }
 
     /**
@@ -225,8 +233,8 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
         return layout;
     }
 
-    public boolean borrowAhead() {
-        return borrowAhead;
+    public Borrowing borrowing() {
+        return borrowing;
     }
 
     /** A tick of the clock: spun for milliseconds, slept for units of seconds. */

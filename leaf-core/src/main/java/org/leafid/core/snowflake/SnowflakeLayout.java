@@ -5,7 +5,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Locale;
 import java.util.Objects;
-import org.leafid.core.TimestampOverflowException;
 
 /**
  * The bit layout {@code 0 | time | worker id | sequence}: Leaf's 41/10/12 bits of milliseconds
@@ -158,9 +157,15 @@ public final class SnowflakeLayout {
         long elapsedMillis = epochMillis - twepoch;
         long elapsed = unit == Unit.MILLISECONDS ? elapsedMillis : Math.floorDiv(elapsedMillis, unit.millis);
         if (elapsedMillis < 0 || elapsed > maxTime) {
-            throw new TimestampOverflowException(epochMillis, this);
+            throw overflow(epochMillis);
         }
         return elapsed;
+    }
+
+    private TimestampOverflowException overflow(long epochMillis) {
+        return new TimestampOverflowException(epochMillis, twepoch, "Time " + epochMillis + " ms does not fit the "
+                + timeBits() + " time bits (" + unit.symbol() + ") of layout " + describe() + " after the epoch "
+                + twepoch + "; the layout ends at " + endsAt());
     }
 
     /** The wall-clock ms at which a unit since the epoch begins. */

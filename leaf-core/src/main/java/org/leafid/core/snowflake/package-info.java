@@ -2,12 +2,10 @@
  * Snowflake mode. {@link org.leafid.core.snowflake.SnowflakeLayout} holds all the bit arithmetic
  * (41 bits of milliseconds since twepoch, 10 of worker id, 12 of sequence);
  * {@link org.leafid.core.snowflake.SnowflakeGenerator} issues IDs lock-free while its holder's
- * {@link org.leafid.core.snowflake.WorkerLease} covers the clock.
- * {@link org.leafid.core.snowflake.ReservingWorkerIdHolder} is the one holder of every worker-id
- * mode: it takes the id from a {@link org.leafid.core.snowflake.WorkerIdRegistry} (the mechanism:
- * configuration in {@code org.leafid.core.worker}, a ZooKeeper node in leaf-zookeeper, a database
- * row in leaf-jdbc) and keeps recording a reserved-until time ahead of the clock through a
- * {@link org.leafid.core.snowflake.ReservationSink}, so that a restart, even with the clock stepped
- * back, never reissues a timestamp.
+ * {@link org.leafid.core.worker.WorkerLease} covers the clock, borrowing ahead of the clock or not
+ * as its {@link org.leafid.core.snowflake.Borrowing} says. Where the worker id and its lease come
+ * from is {@code org.leafid.core.worker}'s business; this package depends on it, never the reverse.
+ * The clock and layout refusals ({@link org.leafid.core.snowflake.ClockMovedBackwardsException},
+ * {@link org.leafid.core.snowflake.TimestampOverflowException}) are here beside the generator.
  */
 package org.leafid.core.snowflake;

@@ -1,6 +1,5 @@
 package org.leafid.core.worker;
 
-import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

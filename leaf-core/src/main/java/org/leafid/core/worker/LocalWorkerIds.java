@@ -1,7 +1,6 @@
 package org.leafid.core.worker;
 
 import java.util.Map;
-import org.leafid.core.snowflake.SnowflakeLayout;
 
 /**
  * Leaf's local worker ids: {@code leaf.snowflake.local.workIdMap}, the JSON object
@@ -24,7 +23,7 @@ public record LocalWorkerIds(Map<String, Integer> byInstance, int fallback, int 
 
     /** With Leaf's 10 worker bits (0..1023). */
     public LocalWorkerIds(Map<String, Integer> byInstance, int fallback) {
-        this(byInstance, fallback, SnowflakeLayout.MAX_WORKER_ID);
+        this(byInstance, fallback, WorkerIdRegistry.LEAF_MAX_WORKER_ID);
     }
 
     public int workerIdFor(InstanceAddress instance) {

@@ -1,6 +1,5 @@
 package org.leafid.core.worker;
 
-import org.leafid.core.snowflake.WorkerIdLostException;
 
 /**
  * The registry side of a {@link WriteBehindSink} (a database row, a ZooKeeper node): one write of

@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.leafid.core.snowflake.ReservationSink;
 
 /**
  * The local cache of a worker id and its reservation: {@code {"workerId":N,"reservedUntil":MS}}

@@ -3,8 +3,6 @@ package org.leafid.core.worker;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.leafid.core.snowflake.ReservationSink;
-import org.leafid.core.snowflake.WorkerIdLostException;
 import org.leafid.core.worker.RegistryWriter.Failure;
 import org.slf4j.Logger;
 

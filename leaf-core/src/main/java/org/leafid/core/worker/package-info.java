@@ -1,5 +1,14 @@
 /**
- * What every worker-id mode shares, and the {@code local} mode, which needs nothing else. Shared:
+ * The worker id of snowflake mode and its time reservation, every mode's. The one holder is
+ * {@link org.leafid.core.worker.ReservingWorkerIdHolder}: it takes the id from a
+ * {@link org.leafid.core.worker.WorkerIdRegistry} (the mechanism: configuration here, a ZooKeeper node in
+ * leaf-zookeeper, a database row in leaf-jdbc), hands the generator a
+ * {@link org.leafid.core.worker.WorkerLease} and keeps recording a reserved-until time ahead of the clock
+ * through a {@link org.leafid.core.worker.ReservationSink}, so that a restart, even with the clock stepped
+ * back, never reissues a timestamp. When it cannot, IDs stop with
+ * {@link org.leafid.core.worker.WorkerIdUnavailableException}. Nothing here knows the snowflake layout.
+ *
+ * <p>What every worker-id mode shares, and the {@code local} mode, which needs nothing else. Shared:
  * the {@code ip:port} that names an instance ({@link org.leafid.core.worker.InstanceAddress}), its
  * cache directory {@code {data-dir}/{leaf.name}/{port}/} ({@link org.leafid.core.worker.WorkerCacheFiles})
  * and the reservation file kept there ({@link org.leafid.core.worker.ReservationFile}, written

@@ -23,10 +23,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.leafid.core.LeafException;
-import org.leafid.core.SegmentNotReadyException;
-import org.leafid.core.SegmentStoreException;
-import org.leafid.core.TagExhaustedException;
-import org.leafid.core.UnknownTagException;
 import org.leafid.core.testing.FakeClock;
 import org.leafid.core.testing.InMemorySegmentStore;
 

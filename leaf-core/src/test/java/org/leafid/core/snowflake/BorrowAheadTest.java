@@ -15,11 +15,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.ClockMovedBackwardsException;
 import org.leafid.core.Sleeper;
+import org.leafid.core.snowflake.SnowflakeLayout.Unit;
 import org.leafid.core.testing.FakeClock;
 import org.leafid.core.testing.FixedWorkerIdHolder;
-import org.leafid.core.snowflake.SnowflakeLayout.Unit;
+import org.leafid.core.worker.WorkerIdHolder;
+import org.leafid.core.worker.WorkerLease;
 
 /**
  * Borrowing ahead (uid-generator's cached generation, {@code leaf.snowflake.borrow-ahead}): with
@@ -76,14 +77,14 @@ class BorrowAheadTest {
 
     private final FrozenClock clock = new FrozenClock();
 
-    private SnowflakeGenerator generator(boolean borrowAhead, boolean unbounded, int workerId) {
+    private SnowflakeGenerator generator(Borrowing borrowing, int workerId) {
         return new SnowflakeGenerator(LAYOUT, new FixedHolder(new WorkerLease(workerId, 0, RESERVED_UNTIL)), clock,
-                clock, new Random(7), Duration.ofMillis(5), borrowAhead, unbounded);
+                clock, new Random(7), Duration.ofMillis(5), borrowing);
     }
 
     @Test
     void aFrozenSecondLendsTheFollowingSecondsUpToTheReservationAndNoFurther() {
-        SnowflakeGenerator generator = generator(true, false, 1_048_575);
+        SnowflakeGenerator generator = generator(Borrowing.WITHIN_RESERVATION, 1_048_575);
         long nowSecond = LAYOUT.elapsed(NOW);
         // Units whose end is within the reservation: the current second and the next 5.
         long lastUnit = LAYOUT.elapsed(RESERVED_UNTIL) - 1;
@@ -114,7 +115,7 @@ class BorrowAheadTest {
 
     @Test
     void withoutBorrowingASpentSecondWaitsForTheClock() {
-        SnowflakeGenerator generator = generator(false, false, 3);
+        SnowflakeGenerator generator = generator(Borrowing.NONE, 3);
         int issued = 0;
         try {
             for (;;) {
@@ -130,7 +131,7 @@ class BorrowAheadTest {
 
     @Test
     void unboundedBorrowingGoesPastTheReservationAsDisposableWorkerIdsMay() {
-        SnowflakeGenerator generator = generator(true, true, 9);
+        SnowflakeGenerator generator = generator(Borrowing.UNBOUNDED, 9);
         long[] ids = generator.nextIds(20 * 4096);
         long lastSecond = LAYOUT.elapsed(LAYOUT.decode(ids[ids.length - 1]).timestampMillis());
         assertThat(LAYOUT.millisOf(lastSecond)).isGreaterThan(RESERVED_UNTIL);
@@ -141,7 +142,7 @@ class BorrowAheadTest {
 
     @Test
     void aBatchTakesWholeRangesOfSequencesAcrossBorrowedSeconds() {
-        SnowflakeGenerator generator = generator(true, true, 5);
+        SnowflakeGenerator generator = generator(Borrowing.UNBOUNDED, 5);
         long first = generator.nextId();
         long[] batch = generator.nextIds(10_000);
         assertThat(batch[0]).isEqualTo(first + 1);
@@ -161,7 +162,7 @@ class BorrowAheadTest {
 
     @Test
     void eightThreadsBorrowingIssueNoDuplicate() throws Exception {
-        SnowflakeGenerator generator = generator(true, true, 77);
+        SnowflakeGenerator generator = generator(Borrowing.UNBOUNDED, 77);
         ExecutorService threads = Executors.newFixedThreadPool(8);
         try {
             List<Future<long[]>> results = new ArrayList<>();
@@ -193,7 +194,7 @@ class BorrowAheadTest {
 
     @Test
     void aWorkerIdWiderThanTheLayoutIsRefused() {
-        SnowflakeGenerator generator = generator(true, false, 1 << 20);
+        SnowflakeGenerator generator = generator(Borrowing.WITHIN_RESERVATION, 1 << 20);
         assertThatThrownBy(generator::nextId).hasMessageContaining("does not fit the 20 worker bits");
         SnowflakeLayout seconds = new SnowflakeLayout(30, 20, 13, Unit.SECONDS, 0);
         assertThat(seconds.maxWorkerId()).isEqualTo((1 << 20) - 1);
@@ -203,7 +204,7 @@ class BorrowAheadTest {
     void leafsMillisecondLayoutBorrowsTheFollowingMillisecondsToo() {
         SnowflakeLayout leaf = SnowflakeLayout.leafDefault();
         SnowflakeGenerator generator = new SnowflakeGenerator(leaf, new FixedHolder(new WorkerLease(1023, 0,
-                RESERVED_UNTIL)), clock, clock, new Random(7), Duration.ofMillis(5), true, false);
+                RESERVED_UNTIL)), clock, clock, new Random(7), Duration.ofMillis(5), Borrowing.WITHIN_RESERVATION);
         long[] ids = generator.nextIds(3 * 4096);
         long first = leaf.decode(ids[0]).timestampMillis();
         assertThat(first).isEqualTo(NOW);
@@ -224,7 +225,7 @@ class BorrowAheadTest {
     void aClockSetBackWhileBorrowingIsRefusedBeyondTheToleranceAndCountedWithin() {
         FakeClock moving = new FakeClock(NOW);
         SnowflakeGenerator generator = new SnowflakeGenerator(LAYOUT, new FixedWorkerIdHolder(new WorkerLease(4, 0,
-                RESERVED_UNTIL)), moving, moving, new Random(7), Duration.ofMillis(5), true, false);
+                RESERVED_UNTIL)), moving, moving, new Random(7), Duration.ofMillis(5), Borrowing.WITHIN_RESERVATION);
         long borrowed = generator.nextIds(2 * 4096)[2 * 4096 - 1];
         long secondStart = LAYOUT.millisOf(LAYOUT.elapsed(NOW));
 
@@ -247,7 +248,7 @@ class BorrowAheadTest {
     void unboundedBorrowingGoesOnThroughAClockSetBackAndCountsIt() {
         FakeClock moving = new FakeClock(NOW);
         SnowflakeGenerator generator = new SnowflakeGenerator(LAYOUT, FixedWorkerIdHolder.forever(6), moving, moving,
-                new Random(7), Duration.ofMillis(5), true, true);
+                new Random(7), Duration.ofMillis(5), Borrowing.UNBOUNDED);
         long before = generator.nextIds(5000)[4999];
         moving.set(NOW - 3_600_000);
         assertThat(generator.nextId()).isEqualTo(before + 1);
@@ -281,7 +282,7 @@ class BorrowAheadTest {
             }
         };
         SnowflakeGenerator generator = new SnowflakeGenerator(LAYOUT, holder, moving, moving, new Random(7),
-                Duration.ofMillis(5), true, false);
+                Duration.ofMillis(5), Borrowing.WITHIN_RESERVATION);
         ExecutorService threads = Executors.newFixedThreadPool(8);
         try {
             List<Future<long[]>> results = new ArrayList<>();

@@ -12,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.testing.FakeClock;
+import org.leafid.core.worker.ReservationSink;
+import org.leafid.core.worker.ReservingWorkerIdHolder;
 
 /**
  * Meituan Leaf's known flaw, fixed here: a restart with the clock stepped back must not repeat IDs. One worker id,

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.leafid.core.Sleeper;
-import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.core.testing.FixedWorkerIdHolder;
 
 /** Many threads on one generator with the real clock: the lock-free state must never hand out an ID twice. */

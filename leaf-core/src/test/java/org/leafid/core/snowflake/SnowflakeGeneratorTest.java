@@ -10,11 +10,11 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.ClockMovedBackwardsException;
-import org.leafid.core.TimestampOverflowException;
-import org.leafid.core.WorkerIdUnavailableException;
 import org.leafid.core.testing.FakeClock;
 import org.leafid.core.testing.FixedWorkerIdHolder;
+import org.leafid.core.worker.WorkerIdHolder;
+import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.core.worker.WorkerLease;
 
 class SnowflakeGeneratorTest {
 

@@ -9,7 +9,7 @@ import static org.leafid.core.snowflake.SnowflakeLayout.MAX_WORKER_ID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.leafid.core.TimestampOverflowException;
+import org.leafid.core.worker.WorkerIdRegistry;
 
 class SnowflakeLayoutTest {
 
@@ -41,7 +41,7 @@ class SnowflakeLayoutTest {
         // The 41 + 10 + 12 bits fill everything below the sign bit, no more and no less.
         assertThat(layout.compose(MAX_TIMESTAMP, MAX_WORKER_ID, MAX_SEQUENCE)).isEqualTo(Long.MAX_VALUE);
         assertThat(MAX_TIMESTAMP).isEqualTo((1L << 41) - 1);
-        assertThat(MAX_WORKER_ID).isEqualTo(1023);
+        assertThat(MAX_WORKER_ID).isEqualTo(1023).isEqualTo(WorkerIdRegistry.LEAF_MAX_WORKER_ID);
         assertThat(MAX_SEQUENCE).isEqualTo(4095);
     }
 

@@ -7,7 +7,6 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.leafid.core.TimestampOverflowException;
 import org.leafid.core.snowflake.SnowflakeLayout.Unit;
 
 /** Layouts other than Leaf's: widths at their edges, seconds, end dates, and the presets. */

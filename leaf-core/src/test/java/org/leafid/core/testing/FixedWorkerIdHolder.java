@@ -1,9 +1,9 @@
 package org.leafid.core.testing;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import org.leafid.core.WorkerIdUnavailableException;
-import org.leafid.core.snowflake.WorkerIdHolder;
-import org.leafid.core.snowflake.WorkerLease;
+import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.core.worker.WorkerIdHolder;
+import org.leafid.core.worker.WorkerLease;
 
 /**
  * A worker id holder whose lease the test sets directly, for generator tests that are not

@@ -9,9 +9,9 @@ import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.leafid.core.SegmentStoreException;
-import org.leafid.core.TagExhaustedException;
-import org.leafid.core.UnknownTagException;
+import org.leafid.core.segment.SegmentStoreException;
+import org.leafid.core.segment.TagExhaustedException;
+import org.leafid.core.segment.UnknownTagException;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
 

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.SegmentStoreException;
+import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
 

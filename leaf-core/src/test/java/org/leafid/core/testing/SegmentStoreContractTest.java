@@ -14,8 +14,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.TagExhaustedException;
-import org.leafid.core.UnknownTagException;
+import org.leafid.core.segment.TagExhaustedException;
+import org.leafid.core.segment.UnknownTagException;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
 

@@ -16,12 +16,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.snowflake.ReservationAheadOfClockException;
-import org.leafid.core.snowflake.ReservingWorkerIdHolder;
+import org.leafid.core.worker.ReservationAheadOfClockException;
+import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.snowflake.WorkerIdRegistry;
-import org.leafid.core.snowflake.WorkerIdRegistry.Registration;
+import org.leafid.core.worker.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdRegistry.Registration;
 
 /**
  * What every {@link WorkerIdRegistry} must do, whatever keeps the ids: an id in 0..1023 with a

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.WorkerIdUnavailableException;
-import org.leafid.core.snowflake.ReservationAheadOfClockException;
-import org.leafid.core.snowflake.ReservingWorkerIdHolder;
-import org.leafid.core.snowflake.WorkerIdRegistry.Registration;
+import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.core.worker.ReservationAheadOfClockException;
+import org.leafid.core.worker.ReservingWorkerIdHolder;
+import org.leafid.core.worker.WorkerIdRegistry.Registration;
 
 /**
  * The {@link WorkerIdRegistryContractTest contract} of a registry whose ids live in a backend

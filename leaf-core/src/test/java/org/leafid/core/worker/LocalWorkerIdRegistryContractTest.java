@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.leafid.core.testing.WorkerIdRegistryContractTest;
 
 /**

@@ -27,7 +27,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.snowflake.WorkerIdLostException;
 import org.leafid.core.worker.RegistryWriter.Failure;
 import org.leafid.core.worker.ReservationFile.Recorded;
 import org.slf4j.event.Level;

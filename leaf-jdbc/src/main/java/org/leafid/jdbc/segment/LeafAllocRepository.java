@@ -5,13 +5,13 @@ import java.util.Optional;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
-import org.leafid.core.SegmentStoreException;
-import org.leafid.core.TagExhaustedException;
-import org.leafid.core.UnknownTagException;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
+import org.leafid.core.segment.SegmentStoreException;
+import org.leafid.core.segment.TagExhaustedException;
+import org.leafid.core.segment.UnknownTagException;
 import org.leafid.jdbc.HighWaterMarks;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
 
@@ -37,10 +37,10 @@ public final class LeafAllocRepository implements SegmentStore {
     private final String url;
     private final HighWaterMarks marks;
 
-    /** @param sessions Leaf's one session factory ({@link LeafSqlSessions}) */
+    /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public LeafAllocRepository(SqlSessionFactory sessions) {
         this.sessions = sessions;
-        this.url = LeafSqlSessions.url(sessions);
+        this.url = PoolUrls.of(sessions);
         this.marks = new HighWaterMarks(sessions, "leaf_alloc");
     }
 

@@ -16,7 +16,7 @@ import org.leafid.core.shard.ShardStoreException;
 import org.leafid.core.shard.UnknownAppException;
 import org.leafid.core.shard.UnknownShardException;
 import org.leafid.jdbc.HighWaterMarks;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.SqlFailures;
 
 /**
@@ -45,10 +45,10 @@ public final class IdAllocRepository implements ShardStore {
     private final String url;
     private final HighWaterMarks marks;
 
-    /** @param sessions Leaf's one session factory ({@link LeafSqlSessions}) */
+    /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public IdAllocRepository(SqlSessionFactory sessions) {
         this.sessions = sessions;
-        this.url = LeafSqlSessions.url(sessions);
+        this.url = PoolUrls.of(sessions);
         this.marks = new HighWaterMarks(sessions, "id_alloc");
     }
 

@@ -5,7 +5,7 @@ import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.core.shard.IssuedWatermarks;
 import org.leafid.core.shard.ShardStoreException;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.SqlFailures;
 
 /**
@@ -18,10 +18,10 @@ public final class JdbcIssuedWatermarks implements IssuedWatermarks {
     private final SqlSessionFactory sessions;
     private final String url;
 
-    /** @param sessions Leaf's one session factory ({@link LeafSqlSessions}) */
+    /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public JdbcIssuedWatermarks(SqlSessionFactory sessions) {
         this.sessions = sessions;
-        this.url = LeafSqlSessions.url(sessions);
+        this.url = PoolUrls.of(sessions);
     }
 
     @Override

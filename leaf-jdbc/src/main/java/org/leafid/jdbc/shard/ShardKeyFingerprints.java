@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.shard.LeafShardMapper.RecordedMode;
 import org.slf4j.Logger;
@@ -47,10 +47,10 @@ public final class ShardKeyFingerprints {
     private final SqlSessionFactory sessions;
     private final String url;
 
-    /** @param sessions Leaf's one session factory ({@link LeafSqlSessions}) */
+    /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public ShardKeyFingerprints(SqlSessionFactory sessions) {
         this.sessions = sessions;
-        this.url = LeafSqlSessions.url(sessions);
+        this.url = PoolUrls.of(sessions);
     }
 
     /** The mode recorded for the app, if any. */

@@ -21,7 +21,7 @@ import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
 import org.leafid.core.testing.SegmentStoreContractTest;
 import org.leafid.jdbc.HighWaterMarks;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 
 /**
  * The {@link SegmentStore} contract for {@link LeafAllocRepository} on one database, which a

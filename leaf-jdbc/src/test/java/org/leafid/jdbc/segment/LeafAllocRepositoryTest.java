@@ -18,13 +18,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.SegmentStoreException;
+import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
 import org.leafid.core.segment.StepPolicy;
 import org.leafid.core.testing.TcpProxy;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.testing.TestDatabase;
 
 /**

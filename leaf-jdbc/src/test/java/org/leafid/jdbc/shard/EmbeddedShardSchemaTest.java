@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardBlock;
 import org.leafid.jdbc.EmbeddedDatabase;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 
 /**
  * The embedded default's shard tables: the sample app 1 {@code leaf-shard-test} with 64 rows, and

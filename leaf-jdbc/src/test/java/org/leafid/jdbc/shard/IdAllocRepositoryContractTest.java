@@ -15,7 +15,7 @@ import org.leafid.core.shard.ShardBlock;
 import org.leafid.core.shard.ShardStore;
 import org.leafid.core.shard.ShardStoreException;
 import org.leafid.core.testing.ShardStoreContractTest;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 
 /**
  * The {@link ShardStore} contract for {@link IdAllocRepository} on one database, which a subclass

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.shard.ShardStoreException;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 
 /**
  * The {@code ShardStore} contract on the embedded default: an H2 file database in MySQL mode with

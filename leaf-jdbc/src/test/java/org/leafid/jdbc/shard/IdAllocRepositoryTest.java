@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardBlock;
 import org.leafid.core.shard.ShardStoreException;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 
 /**
  * {@link IdAllocRepository} on the real MySQL-protocol database where the contract

@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.testing.WorkerIdRegistryContractTest;
 import org.leafid.core.worker.InstanceAddress;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.testing.TestDatabase;
 
 /**

@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.WorkerIdUnavailableException;
+import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.core.worker.InstanceAddress;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.testing.TestDatabase;
 
 /**

@@ -9,13 +9,13 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.testing.TcpProxy;
 import org.leafid.core.testing.WorkerIdRegistryOutageContractTest;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.WorkerCacheFiles;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.testing.TestDatabase;
 
 /**

@@ -19,15 +19,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.WorkerIdUnavailableException;
-import org.leafid.core.snowflake.ReservingWorkerIdHolder;
-import org.leafid.core.snowflake.WorkerIdLostException;
+import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.core.worker.ReservingWorkerIdHolder;
+import org.leafid.core.worker.WorkerIdLostException;
 import org.leafid.core.testing.FakeClock;
 import org.leafid.core.testing.TcpProxy;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.WorkerCacheFiles;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.testing.TestDatabase;
 
 /**

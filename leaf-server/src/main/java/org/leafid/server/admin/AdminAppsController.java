@@ -5,7 +5,7 @@ import org.leafid.autoconfigure.shard.ShardAppRefresher;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardStore;
 import org.leafid.jdbc.shard.IdAllocRepository;
-import org.leafid.server.web.ModeDisabledException;
+import org.leafid.server.problem.ModeDisabledException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;

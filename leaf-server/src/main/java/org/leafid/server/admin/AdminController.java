@@ -2,12 +2,12 @@ package org.leafid.server.admin;
 
 import java.net.URI;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
-import org.leafid.core.SegmentStoreException;
-import org.leafid.core.UnknownTagException;
+import org.leafid.core.segment.SegmentStoreException;
+import org.leafid.core.segment.UnknownTagException;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
 import org.leafid.jdbc.segment.LeafAllocRepository;
-import org.leafid.server.web.InvalidKeyException;
+import org.leafid.server.problem.InvalidKeyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Conditional;

@@ -1,15 +1,15 @@
 package org.leafid.server.admin;
 
-import org.leafid.core.SegmentStoreException;
+import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.jdbc.segment.TagTableException;
 import org.leafid.jdbc.shard.ShardTableException;
-import org.leafid.server.web.Problems;
+import org.leafid.server.problem.ProblemType;
+import org.leafid.server.problem.Problems;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -30,7 +30,7 @@ class AdminProblemHandler {
 
     @ExceptionHandler(MissingAdminTokenException.class)
     ResponseEntity<ProblemDetail> missingToken(MissingAdminTokenException e) {
-        ResponseEntity<ProblemDetail> problem = Problems.response(HttpStatus.UNAUTHORIZED, "unauthorized",
+        ResponseEntity<ProblemDetail> problem = Problems.response(ProblemType.UNAUTHORIZED,
                 e.getMessage(), 0);
         return ResponseEntity.status(problem.getStatusCode()).headers(problem.getHeaders())
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"leaf-admin\"").body(problem.getBody());
@@ -38,7 +38,7 @@ class AdminProblemHandler {
 
     @ExceptionHandler(InvalidRequestException.class)
     ResponseEntity<ProblemDetail> invalidRequest(InvalidRequestException e) {
-        ResponseEntity<ProblemDetail> problem = Problems.response(HttpStatus.BAD_REQUEST, "invalid-request",
+        ResponseEntity<ProblemDetail> problem = Problems.response(ProblemType.INVALID_REQUEST,
                 e.getMessage() + "; nothing was changed", 0);
         if (e.field() != null) {
             problem.getBody().setProperty("field", e.field());
@@ -52,50 +52,50 @@ class AdminProblemHandler {
         String detail = e.getCause() instanceof JacksonException parse
                 ? "The body is not valid JSON (" + reasonOf(parse) + locationOf(parse) + ")"
                 : "The request needs a JSON body";
-        return Problems.response(HttpStatus.BAD_REQUEST, "invalid-request", detail + "; nothing was changed", 0);
+        return Problems.response(ProblemType.INVALID_REQUEST, detail + "; nothing was changed", 0);
     }
 
     @ExceptionHandler(BelowHighWaterException.class)
     ResponseEntity<ProblemDetail> belowHighWater(BelowHighWaterException e) {
-        return Problems.response(HttpStatus.CONFLICT, "below-high-water", e.getMessage() + "; nothing was changed", 0);
+        return Problems.response(ProblemType.BELOW_HIGH_WATER, e.getMessage() + "; nothing was changed", 0);
     }
 
     @ExceptionHandler(AppModeTakenException.class)
     ResponseEntity<ProblemDetail> appModeTaken(AppModeTakenException e) {
-        return Problems.response(HttpStatus.CONFLICT, "app-mode-conflict", e.getMessage() + "; nothing was changed",
+        return Problems.response(ProblemType.APP_MODE_TAKEN, e.getMessage() + "; nothing was changed",
                 0);
     }
 
     @ExceptionHandler(TagExistsException.class)
     ResponseEntity<ProblemDetail> tagExists(TagExistsException e) {
-        return Problems.response(HttpStatus.CONFLICT, "tag-exists", e.getMessage()
+        return Problems.response(ProblemType.TAG_EXISTS, e.getMessage()
                 + "; change its step with PUT /api/admin/tags/" + e.tag() + "/step, or pick another tag", 0);
     }
 
     @ExceptionHandler(AppExistsException.class)
     ResponseEntity<ProblemDetail> appExists(AppExistsException e) {
-        return Problems.response(HttpStatus.CONFLICT, "app-exists", e.getMessage()
+        return Problems.response(ProblemType.APP_EXISTS, e.getMessage()
                 + "; change its rows with SQL, or pick another app id (0-255)", 0);
     }
 
     @ExceptionHandler(ShardTableException.class)
     ResponseEntity<ProblemDetail> shardTableUnavailable(ShardTableException e) {
         log.warn("Admin request answered with 503: {}", e.getMessage());
-        return Problems.response(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable",
+        return Problems.response(ProblemType.STORE_UNAVAILABLE,
                 "The database of id_alloc could not be reached; nothing was created, retry shortly", 1);
     }
 
     @ExceptionHandler(TagTableException.class)
     ResponseEntity<ProblemDetail> tableUnavailable(TagTableException e) {
         log.warn("Admin request answered with 503: {}", e.getMessage());
-        return Problems.response(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable",
+        return Problems.response(ProblemType.STORE_UNAVAILABLE,
                 "The database of leaf_alloc could not be reached; retry shortly", 1);
     }
 
     @ExceptionHandler(SegmentStoreException.class)
     ResponseEntity<ProblemDetail> refreshFailed(SegmentStoreException e) {
         log.warn("Admin request answered with 503: {}", e.getMessage());
-        return Problems.response(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable",
+        return Problems.response(ProblemType.STORE_UNAVAILABLE,
                 "The tag list could not be read from leaf_alloc; retry shortly", 1);
     }
 

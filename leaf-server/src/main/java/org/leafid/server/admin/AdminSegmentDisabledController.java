@@ -1,7 +1,7 @@
 package org.leafid.server.admin;
 
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
-import org.leafid.server.web.ModeDisabledException;
+import org.leafid.server.problem.ModeDisabledException;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;

@@ -3,7 +3,7 @@ package org.leafid.server.admin;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Set;
-import org.leafid.server.web.Keys;
+import org.leafid.server.problem.Keys;
 import tools.jackson.databind.JsonNode;
 
 /**

@@ -2,9 +2,9 @@ package org.leafid.server.admin;
 
 import java.util.List;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
-import org.leafid.core.UnknownTagException;
+import org.leafid.core.segment.UnknownTagException;
 import org.leafid.jdbc.segment.LeafAllocRepository;
-import org.leafid.server.web.InvalidKeyException;
+import org.leafid.server.problem.InvalidKeyException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;

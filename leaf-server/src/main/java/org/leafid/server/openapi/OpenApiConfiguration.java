@@ -15,6 +15,7 @@ import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import java.util.Map;
+import org.leafid.server.problem.ProblemType;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.info.BuildProperties;
@@ -39,8 +40,34 @@ class OpenApiConfiguration {
                 .info(new Info().title("Leaf").version(properties == null ? "development" : properties.getVersion())
                         .description("Leaf-compatible ID service: segment, snowflake and shard-mode IDs. Success "
                                 + "answers are plain-text decimal IDs; errors are RFC 9457 problem+json with a stable "
-                                + "urn:leaf:problem:* type. IDs exceed 2^53: read them as strings or 64-bit "
-                                + "integers."));
+                                + ProblemType.PREFIX + "* type. IDs exceed 2^53: read them as strings or 64-bit "
+                                + "integers.\n\n" + allTypes()));
+    }
+
+    /**
+     * Every type the server answers with: those of an operation's answers are listed there again, by
+     * status; this list also has the ones any path can meet (a wrong method, an unacceptable Accept).
+     */
+    private static String allTypes() {
+        StringBuilder table = new StringBuilder("Problem types:\n\n| type | status | meaning |\n|---|---|---|\n");
+        for (ProblemType type : ProblemType.values()) {
+            table.append("| `").append(type.uri()).append("` | ").append(type.status().value()).append(" | ")
+                    .append(type.meaning()).append(" |\n");
+        }
+        return table.append("\nAny other answer Spring MVC or Tomcat give by themselves has a type named after its "
+                + "status, e.g. `").append(ProblemType.PREFIX).append(ProblemType.namedAfter(414)).append("`.")
+                .toString();
+    }
+
+    /** A Markdown table of the types with a status, for a response's description. */
+    private static String table(int status) {
+        StringBuilder table = new StringBuilder("| type | meaning |\n|---|---|\n");
+        for (ProblemType type : ProblemType.values()) {
+            if (type.status().value() == status) {
+                table.append("| `").append(type.uri()).append("` | ").append(type.meaning()).append(" |\n");
+            }
+        }
+        return table.toString();
     }
 
     @Bean
@@ -67,8 +94,8 @@ class OpenApiConfiguration {
                 responses.addApiResponse("200", idAnswer());
             }
             for (int status : new int[] {400, 401, 403, 404, 409, 503}) {
-                String table = ProblemTypes.table(status);
-                if (!responses.containsKey(Integer.toString(status)) && table.contains("urn:")) {
+                String table = table(status);
+                if (!responses.containsKey(Integer.toString(status)) && table.contains(ProblemType.PREFIX)) {
                     responses.addApiResponse(Integer.toString(status), problem(table));
                 }
             }
@@ -93,7 +120,7 @@ class OpenApiConfiguration {
 
     private static Schema<?> problemSchema() {
         return new ObjectSchema().description("RFC 9457 problem details")
-                .addProperty("type", new StringSchema().example("urn:leaf:problem:unknown-tag"))
+                .addProperty("type", new StringSchema().example(ProblemType.UNKNOWN_TAG.uri().toString()))
                 .addProperty("title", new StringSchema())
                 .addProperty("status", new IntegerSchema())
                 .addProperty("detail", new StringSchema().description("what a person can do about it"))

@@ -2,12 +2,14 @@ package org.leafid.server.startup;
 
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.leafid.autoconfigure.shard.ShardBufferCondition;
+import org.leafid.autoconfigure.shard.ShardProperties;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
@@ -41,8 +43,7 @@ public final class RedisOnlyForTheRedisBuffer implements EnvironmentPostProcesso
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        String buffer = environment.getProperty("leaf.shard.buffer", "memory");
-        if ("redis".equals(buffer.trim().toLowerCase(Locale.ROOT))) {
+        if (redisBuffer(environment)) {
             return;
         }
         Set<String> excluded = new LinkedHashSet<>();
@@ -54,5 +55,18 @@ public final class RedisOnlyForTheRedisBuffer implements EnvironmentPostProcesso
         excluded.addAll(REDIS_AUTO_CONFIGURATIONS);
         environment.getPropertySources().addFirst(new MapPropertySource("leafRedisOnlyForTheRedisBuffer",
                 Map.of(EXCLUDE, String.join(",", excluded))));
+    }
+
+    /**
+     * Read through the Binder, as {@code ShardProperties} and {@code @ConditionalOnShardBuffer} read it, so
+     * the three never disagree on a spelling. A value that is no buffer leaves Redis out here: binding
+     * {@code leaf.shard.buffer} later stops the start naming the key, as it always did.
+     */
+    private static boolean redisBuffer(ConfigurableEnvironment environment) {
+        try {
+            return ShardBufferCondition.buffer(environment) == ShardProperties.Buffer.REDIS;
+        } catch (BindException notABuffer) {
+            return false;
+        }
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.leafid.server.problem.ProblemType;
 import org.leafid.jdbc.testing.TestDatabase;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -79,6 +80,23 @@ class OpenApiTest {
         assertThat(segmentGet.at("/404/description").asString()).contains("urn:leaf:problem:unknown-tag");
         assertThat(segmentGet.at("/503/content").has("application/problem+json")).isTrue();
         assertThat(description.at("/components/schemas/Problem/properties").has("type")).isTrue();
+    }
+
+    /** The types come from {@link ProblemType}, which every handler answers from (ProblemTypeTest). */
+    @Test
+    void everyProblemTypeTheServerSendsIsDescribed() throws Exception {
+        JsonNode description = JSON.readTree(get("/v3/api-docs").body());
+        String types = description.at("/info/description").asString();
+
+        for (ProblemType type : ProblemType.values()) {
+            assertThat(types).as(type.name()).contains("| `" + type.uri() + "` | " + type.status().value() + " | "
+                    + type.meaning() + " |");
+        }
+        assertThat(types).contains("a type named after its status");
+        JsonNode segmentGet = description.get("paths").get("/api/segment/get/{tag}").get("get").get("responses");
+        assertThat(segmentGet.at("/400/description").asString()).contains("urn:leaf:problem:invalid-accept",
+                "urn:leaf:problem:bad-request");
+        assertThat(segmentGet.at("/404/description").asString()).contains("urn:leaf:problem:not-found");
     }
 
     @Test

@@ -46,6 +46,27 @@ class RedisOnlyForTheRedisBufferTest {
         }
     }
 
+    /** Read through the Binder, as ShardProperties reads it: its relaxed spellings are the record's. */
+    @Test
+    void theBufferIsReadAsTheRecordReadsIt() {
+        StandardEnvironment environment = environment(Map.of("leaf.shard.buffer", "Re-dis"));
+
+        new RedisOnlyForTheRedisBuffer().postProcessEnvironment(environment, application);
+
+        assertThat(environment.getProperty(RedisOnlyForTheRedisBuffer.EXCLUDE)).isNull();
+    }
+
+    /** Not a buffer: Redis stays out, and the start fails later where ShardProperties is bound, naming the key. */
+    @Test
+    void aValueThatIsNoBufferLeavesRedisOutWithoutFailingHere() {
+        StandardEnvironment environment = environment(Map.of("leaf.shard.buffer", "memcached"));
+
+        new RedisOnlyForTheRedisBuffer().postProcessEnvironment(environment, application);
+
+        assertThat(environment.getProperty(RedisOnlyForTheRedisBuffer.EXCLUDE).split(","))
+                .containsExactlyInAnyOrderElementsOf(RedisOnlyForTheRedisBuffer.REDIS_AUTO_CONFIGURATIONS);
+    }
+
     @Test
     void everyNamedAutoConfigurationExists() {
         // A renamed class in a Boot upgrade would silently bring the Redis client back.

@@ -1,9 +1,9 @@
 package org.leafid.autoconfigure.jdbc;
 
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
-import org.leafid.autoconfigure.shard.ConditionalOnShardMode;
-import org.leafid.autoconfigure.snowflake.ConditionalOnWorkerIdMode;
-import org.leafid.autoconfigure.snowflake.WorkerIdMode;
+import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
+import org.leafid.autoconfigure.mode.ConditionalOnWorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 
 /**

@@ -11,9 +11,9 @@ import javax.sql.DataSource;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
-import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
 import org.leafid.jdbc.EmbeddedDatabase;
-import org.leafid.jdbc.LeafSqlSessions;
+import org.leafid.jdbc.PoolUrls;
+import org.leafid.jdbc.session.LeafSqlSessions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,8 +37,7 @@ import org.springframework.context.annotation.Lazy;
  * take the place of the application's (Spring Boot makes its own only while there is none).
  * Everything Leaf does on the database goes through the one {@link SqlSessionFactory} made here.
  */
-@AutoConfiguration(after = LeafPropertiesAutoConfiguration.class,
-        afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @Conditional(LeafDatabaseNeeded.class)
 public class LeafJdbcAutoConfiguration {
 
@@ -60,8 +59,8 @@ public class LeafJdbcAutoConfiguration {
                         + "leaf_alloc.", "Set leaf.jdbc.url, or mark the DataSource Leaf should use @Primary.");
             }
             if (own != null) {
-                log.info("No leaf.jdbc.url: Leaf uses the application's DataSource ({})", LeafSqlSessions.url(own));
-                return new LeafDataSource(own, LeafSqlSessions.url(own), false, false);
+                log.info("No leaf.jdbc.url: Leaf uses the application's DataSource ({})", PoolUrls.of(own));
+                return new LeafDataSource(own, PoolUrls.of(own), false, false);
             }
             if (!EmbeddedDatabase.available()) {
                 throw new LeafConfigurationException("leaf.jdbc.url", "is unset, the application has no DataSource "

@@ -1,10 +1,10 @@
 package org.leafid.autoconfigure.segment;
 
 import org.leafid.core.LeafException;
-import org.leafid.core.SegmentNotReadyException;
-import org.leafid.core.SegmentStoreException;
-import org.leafid.core.TagExhaustedException;
-import org.leafid.core.UnknownTagException;
+import org.leafid.core.segment.SegmentNotReadyException;
+import org.leafid.core.segment.SegmentStoreException;
+import org.leafid.core.segment.TagExhaustedException;
+import org.leafid.core.segment.UnknownTagException;
 import org.leafid.jdbc.segment.LeafAllocMisconfiguredException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

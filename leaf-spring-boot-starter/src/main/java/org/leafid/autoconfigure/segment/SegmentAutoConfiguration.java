@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
-import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
 import org.leafid.autoconfigure.jdbc.HighWaterMeter;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.core.DaemonThreads;
@@ -34,8 +33,7 @@ import org.springframework.context.annotation.Configuration;
  * allocator with one generator per tag, its meters, health and the periodic tag refresh. Each
  * bean gives way to one of the same type the application defines.
  */
-@AutoConfiguration(after = {LeafPropertiesAutoConfiguration.class, ClockAutoConfiguration.class,
-        LeafJdbcAutoConfiguration.class})
+@AutoConfiguration(after = {ClockAutoConfiguration.class, LeafJdbcAutoConfiguration.class})
 @ConditionalOnLeafSwitch("leaf.segment.enable")
 public class SegmentAutoConfiguration {
 

@@ -1,7 +1,7 @@
 package org.leafid.autoconfigure.segment;
 
 import java.util.List;
-import org.leafid.core.SegmentStoreException;
+import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentBufferView;
 import org.springframework.boot.health.contributor.Health;

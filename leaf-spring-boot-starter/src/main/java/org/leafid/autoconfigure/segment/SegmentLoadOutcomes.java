@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.leafid.core.SegmentStoreException;
+import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.SegmentLoadListener;
 import org.leafid.jdbc.DatabaseOutageLog;
 

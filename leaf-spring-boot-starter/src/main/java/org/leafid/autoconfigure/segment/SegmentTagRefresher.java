@@ -1,16 +1,14 @@
 package org.leafid.autoconfigure.segment;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.leafid.core.DaemonThreads;
+import org.leafid.autoconfigure.PeriodicRefresher;
 import org.leafid.core.Durations;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.jdbc.DatabaseOutageLog;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.segment.LeafAllocMisconfiguredException;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Re-reads the tag list every {@code leaf.segment.refresh-interval}, so rows that operators
@@ -25,7 +23,7 @@ import org.springframework.context.SmartLifecycle;
  * refused, unknown database, no {@code leaf_alloc}), waiting would not help, and the start stops
  * with a {@link LeafAllocMisconfiguredException} naming the key to fix.
  */
-public final class SegmentTagRefresher implements SmartLifecycle {
+public final class SegmentTagRefresher extends PeriodicRefresher {
 
     private static final Duration RETRY_UNTIL_LOADED = Duration.ofSeconds(1);
 
@@ -33,46 +31,28 @@ public final class SegmentTagRefresher implements SmartLifecycle {
     private final Duration interval;
     private final DatabaseOutageLog outageLog;
     private final String database;
-    private volatile ScheduledExecutorService scheduler;
 
     /** @param database how the log names the database when it answers again */
     public SegmentTagRefresher(SegmentAllocator allocator, Duration interval, DatabaseOutageLog outageLog,
             String database) {
+        super("leaf-tag-refresher");
         this.allocator = allocator;
         this.interval = interval;
         this.outageLog = outageLog;
         this.database = database;
     }
 
+    /** First read in the starting thread, so a healthy start serves at once. */
     @Override
-    public synchronized void start() {
-        if (scheduler != null) {
-            return;
-        }
-        refuseMisconfiguredDatabase(); // first read in the starting thread, so a healthy start serves at once
-        scheduler = Executors.newSingleThreadScheduledExecutor(new DaemonThreads("leaf-tag-refresher"));
+    protected void readFirst() {
+        refuseMisconfiguredDatabase();
+    }
+
+    @Override
+    protected void scheduleReads(ScheduledExecutorService scheduler) {
         scheduleNext();
         long retryMillis = RETRY_UNTIL_LOADED.toMillis();
         scheduler.scheduleWithFixedDelay(allocator::retryStarved, retryMillis, retryMillis, TimeUnit.MILLISECONDS);
-    }
-
-    /** Before the web server: a start refused for a wrong database should not open the port first. */
-    @Override
-    public int getPhase() {
-        return SmartLifecycle.DEFAULT_PHASE - 4096;
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            scheduler = null;
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return scheduler != null;
     }
 
     /** Reads the tag list now. */
@@ -105,11 +85,6 @@ public final class SegmentTagRefresher implements SmartLifecycle {
         scheduleNext();
     }
 
-    private boolean stopping() {
-        ScheduledExecutorService current = scheduler;
-        return current == null || current.isShutdown();
-    }
-
     private void logFailure(RuntimeException e) {
         String consequence = allocator.tagsLoaded()
                 ? "; the tags known keep serving, and the tag list is read again every " + Durations.format(interval)
@@ -118,10 +93,6 @@ public final class SegmentTagRefresher implements SmartLifecycle {
     }
 
     private void scheduleNext() {
-        ScheduledExecutorService current = scheduler;
-        if (current != null && !current.isShutdown()) {
-            Duration delay = allocator.tagsLoaded() ? interval : RETRY_UNTIL_LOADED;
-            current.schedule(this::refreshAndReschedule, delay.toMillis(), TimeUnit.MILLISECONDS);
-        }
+        scheduleOnce(this::refreshAndReschedule, allocator.tagsLoaded() ? interval : RETRY_UNTIL_LOADED);
     }
 }

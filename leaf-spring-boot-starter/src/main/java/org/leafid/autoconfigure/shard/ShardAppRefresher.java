@@ -3,20 +3,18 @@ package org.leafid.autoconfigure.shard;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import org.leafid.autoconfigure.LeafConfigurationException;
-import org.leafid.core.DaemonThreads;
+import org.leafid.autoconfigure.PeriodicRefresher;
 import org.leafid.core.shard.MemoryShardIndexSource;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.shard.ShardId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Re-reads the app list of {@code id_alloc} every {@code leaf.shard.refresh-interval} (and on
@@ -24,7 +22,7 @@ import org.springframework.context.SmartLifecycle;
  * without a restart. One read feeds the buffers and the directory the generator looks apps up
  * in; each listener (the opaque-key check, the Redis buffer's clean-up) sees the new list.
  */
-public final class ShardAppRefresher implements SmartLifecycle {
+public final class ShardAppRefresher extends PeriodicRefresher {
 
     private static final Logger log = LoggerFactory.getLogger(ShardAppRefresher.class);
     private static final long ON_DEMAND_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -37,13 +35,13 @@ public final class ShardAppRefresher implements SmartLifecycle {
     private final ShardAppModes modes;
     /** Per app id, when the last on-demand read for it began ({@link System#nanoTime}); at most one a second each. */
     private final AtomicLongArray lastOnDemandNanos = new AtomicLongArray(ShardId.MAX_APP_ID + 1);
-    private volatile ScheduledExecutorService scheduler;
     private volatile RuntimeException lastFailure;
     /** When the last scheduled read began; only the scheduler's thread uses it. */
     private long lastReadNanos = System.nanoTime();
 
     ShardAppRefresher(MemoryShardIndexSource buffers, ShardAppDirectory directory, Duration interval,
             List<Consumer<List<ShardApp>>> listeners, ShardAppModes modes) {
+        super("leaf-shard-refresher");
         this.buffers = buffers;
         this.directory = directory;
         this.interval = interval;
@@ -108,10 +106,7 @@ public final class ShardAppRefresher implements SmartLifecycle {
 
     /** The first read in the starting thread: a wrong key stops the start before the port opens. */
     @Override
-    public synchronized void start() {
-        if (scheduler != null) {
-            return;
-        }
+    protected void readFirst() {
         try {
             refresh();
         } catch (LeafConfigurationException e) {
@@ -121,7 +116,10 @@ public final class ShardAppRefresher implements SmartLifecycle {
             log.warn("Shard mode: the app list of id_alloc could not be read ({}); retrying every second, shard IDs "
                     + "get 503 until it is", e.getMessage());
         }
-        scheduler = Executors.newSingleThreadScheduledExecutor(new DaemonThreads("leaf-shard-refresher"));
+    }
+
+    @Override
+    protected void scheduleReads(ScheduledExecutorService scheduler) {
         scheduler.scheduleWithFixedDelay(this::scheduledRefresh, 1, 1, TimeUnit.SECONDS);
     }
 
@@ -145,22 +143,4 @@ public final class ShardAppRefresher implements SmartLifecycle {
         }
     }
 
-    @Override
-    public synchronized void stop() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            scheduler = null;
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return scheduler != null;
-    }
-
-    /** Before the web server opens its port, as the segment tag refresher. */
-    @Override
-    public int getPhase() {
-        return SmartLifecycle.DEFAULT_PHASE - 4096;
-    }
 }

@@ -12,9 +12,9 @@ import java.util.function.Consumer;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
-import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
 import org.leafid.autoconfigure.jdbc.HighWaterMeter;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
+import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
 import org.leafid.autoconfigure.segment.SegmentAutoConfiguration;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.shard.MemoryShardIndexSource;
@@ -42,8 +42,7 @@ import org.springframework.context.annotation.Configuration;
  */
 // Before segment mode's, whose SegmentStore would otherwise look like the application's own to the
 // switch; after Boot's DataSource, which counts as the application's.
-@AutoConfiguration(after = {LeafPropertiesAutoConfiguration.class, ClockAutoConfiguration.class,
-        LeafJdbcAutoConfiguration.class}, before = SegmentAutoConfiguration.class,
+@AutoConfiguration(after = {ClockAutoConfiguration.class, LeafJdbcAutoConfiguration.class}, before = SegmentAutoConfiguration.class,
         afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnShardMode
 public class ShardAutoConfiguration {

@@ -1,11 +1,13 @@
 package org.leafid.autoconfigure.snowflake;
 
-import org.leafid.core.snowflake.WorkerIdRegistry;
+import org.leafid.autoconfigure.mode.ConditionalOnWorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.LocalWorkerIdRegistry;
-import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.LocalWorkerIds;
 import org.leafid.core.worker.WorkerCacheFiles;
+import org.leafid.core.worker.WorkerIdRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;

@@ -10,16 +10,18 @@ import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
-import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdModeCondition;
 import org.leafid.core.Sleeper;
-import org.leafid.core.WorkerIdUnavailableException;
-import org.leafid.core.snowflake.ReservingWorkerIdHolder;
+import org.leafid.core.snowflake.Borrowing;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.snowflake.WorkerIdHolder;
-import org.leafid.core.snowflake.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.worker.WorkerCacheFiles;
+import org.leafid.core.worker.WorkerIdHolder;
+import org.leafid.core.worker.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -39,7 +41,7 @@ import org.springframework.core.env.Environment;
  * {@link ZookeeperWorkerIdAutoConfiguration}), or from the application: a {@link WorkerIdRegistry}
  * bean of its own replaces them all.
  */
-@AutoConfiguration(after = {LeafPropertiesAutoConfiguration.class, ClockAutoConfiguration.class})
+@AutoConfiguration(after = ClockAutoConfiguration.class)
 @ConditionalOnLeafSwitch("leaf.snowflake.enable")
 public class SnowflakeAutoConfiguration {
 
@@ -128,10 +130,16 @@ public class SnowflakeAutoConfiguration {
                     + "): give this instance a smaller worker id, or choose a layout with more worker bits "
                     + "(leaf.snowflake.layout, .worker-bits)");
         }
-        // A disposable worker id is never held by a later process: borrowing need not stop at the reservation.
-        boolean unbounded = properties.borrowAhead() && properties.mode() == WorkerIdMode.DISPOSABLE;
         return new SnowflakeGenerator(snowflakeLayout, workerIdHolder, leafClock, leafSleeper,
-                ThreadLocalRandom.current(), properties.maxBackwardsWait(), properties.borrowAhead(), unbounded);
+                ThreadLocalRandom.current(), properties.maxBackwardsWait(), borrowing(properties));
+    }
+
+    /** A disposable worker id is never held by a later process: borrowing need not stop at the reservation. */
+    private static Borrowing borrowing(SnowflakeProperties properties) {
+        if (!properties.borrowAhead()) {
+            return Borrowing.NONE;
+        }
+        return properties.mode() == WorkerIdMode.DISPOSABLE ? Borrowing.UNBOUNDED : Borrowing.WITHIN_RESERVATION;
     }
 
     /** On the application's registry; without one (no Micrometer setup) the meters are kept but not published. */

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.InstantSource;
 import org.leafid.core.LeafException;
 import org.leafid.core.snowflake.SnowflakeGenerator;
-import org.leafid.core.snowflake.WorkerIdHolder;
+import org.leafid.core.worker.WorkerIdHolder;
 
 /**
  * The snowflake meters: {@code leaf_ids_issued_total{mode="snowflake",key="all"}} (the key of a

@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Objects;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafValues;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdModeChoice;
 import org.leafid.core.Durations;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,7 +1,8 @@
 package org.leafid.autoconfigure.snowflake;
 
-import org.leafid.core.snowflake.WorkerIdHolder;
+import org.leafid.autoconfigure.mode.WorkerIdModeChoice;
 import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.WorkerIdHolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;

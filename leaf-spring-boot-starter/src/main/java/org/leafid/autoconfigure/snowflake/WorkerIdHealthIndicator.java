@@ -2,8 +2,8 @@ package org.leafid.autoconfigure.snowflake;
 
 import java.time.InstantSource;
 import org.leafid.core.LeafException;
-import org.leafid.core.snowflake.WorkerIdHolder;
-import org.leafid.core.snowflake.WorkerLease;
+import org.leafid.core.worker.WorkerIdHolder;
+import org.leafid.core.worker.WorkerLease;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 

@@ -1,10 +1,10 @@
 package org.leafid.autoconfigure.snowflake;
 
-import org.leafid.core.ClockMovedBackwardsException;
+import org.leafid.core.snowflake.ClockMovedBackwardsException;
 import org.leafid.core.LeafException;
-import org.leafid.core.TimestampOverflowException;
-import org.leafid.core.WorkerIdUnavailableException;
-import org.leafid.core.snowflake.ReservationAheadOfClockException;
+import org.leafid.core.snowflake.TimestampOverflowException;
+import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.core.worker.ReservationAheadOfClockException;
 import org.leafid.core.worker.WorkerCacheFileException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

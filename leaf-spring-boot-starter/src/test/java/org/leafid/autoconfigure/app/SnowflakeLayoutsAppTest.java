@@ -12,10 +12,11 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.leafid.core.snowflake.Borrowing;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeId;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.snowflake.WorkerIdHolder;
+import org.leafid.core.worker.WorkerIdHolder;
 import org.leafid.jdbc.testing.TestDatabase;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -47,7 +48,7 @@ class SnowflakeLayoutsAppTest {
                 "leaf.snowflake.local.worker-id=1000", "leaf.snowflake.borrow-ahead=true")) {
             SnowflakeGenerator generator = application.getBean(SnowflakeGenerator.class);
             assertThat(generator.layout()).isEqualTo(SnowflakeLayout.uidGenerator());
-            assertThat(generator.borrowAhead()).isTrue();
+            assertThat(generator.borrowing()).as("local mode: within the reservation").isEqualTo(Borrowing.WITHIN_RESERVATION);
             // 16,000 IDs within the second of the start: borrowed from the next seconds, inside the
             // 6 s reservation of local mode (4,096 a second is all a 12-bit sequence gives otherwise).
             long[] ids = ConcurrentIds.assertNoDuplicate(ConcurrentIds.take(8, 2_000, generator::nextId));

@@ -9,7 +9,6 @@ import java.util.stream.Collectors;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
-import org.leafid.autoconfigure.LeafPropertiesAutoConfiguration;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.autoconfigure.shard.ConditionalOnShardBuffer;
 import org.leafid.autoconfigure.shard.ShardAppsListener;
@@ -45,8 +44,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * the database, the lists of apps gone from {@code id_alloc} deleted at each refresh, and the
  * queue meters. Registered before the shard configuration, whose memory-only parts then give way.
  */
-@AutoConfiguration(before = ShardAutoConfiguration.class, after = {LeafPropertiesAutoConfiguration.class,
-        ClockAutoConfiguration.class, LeafJdbcAutoConfiguration.class},
+@AutoConfiguration(before = ShardAutoConfiguration.class, after = {ClockAutoConfiguration.class,
+        LeafJdbcAutoConfiguration.class},
         afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass({RedisShardIndexSource.class, StringRedisTemplate.class})
 @ConditionalOnShardBuffer(ShardProperties.Buffer.REDIS)

@@ -1,0 +1,41 @@
+package org.leafid.core.worker;
+
+
+/**
+ * The mechanism-specific half of a worker-id holder: finds this instance's worker id (from
+ * configuration, a ZooKeeper node or a database row) and the reservation recorded for it.
+ */
+@FunctionalInterface
+public interface WorkerIdRegistry {
+
+    /**
+     * The largest worker id a registry hands out unless told otherwise: Leaf's 10 worker bits
+     * ({@code SnowflakeLayout.MAX_WORKER_ID}, which the default layout's test holds equal to this).
+     */
+    int LEAF_MAX_WORKER_ID = 1023;
+
+    /**
+     * Acquires this instance's worker id. May block, bounded by the registry's own timeouts.
+     *
+     * @throws org.leafid.core.LeafException or another runtime exception when no id can be had;
+     *     the message says what an operator should do
+     */
+    Registration register();
+
+    /**
+     * An acquired worker id.
+     *
+     * @param recordedReservationMillis the reserved-until time recorded for this id by its
+     *     previous holder (0 when none): IDs are issued only at or after it
+     * @param sink where this holder records its own reservations from now on
+     */
+    record Registration(int workerId, long recordedReservationMillis, ReservationSink sink) {
+
+        public Registration {
+            if (workerId < 0) {
+                // The layout bounds it from above (Leaf's 10 bits, or wider): the generator checks.
+                throw new IllegalArgumentException("worker id must not be negative: " + workerId);
+            }
+        }
+    }
+}

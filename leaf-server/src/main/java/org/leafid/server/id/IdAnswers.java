@@ -1,0 +1,90 @@
+package org.leafid.server.id;
+
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.leafid.server.problem.AcceptHeaderFilter;
+import org.leafid.server.problem.InvalidCountException;
+import org.springframework.http.MediaType;
+
+/**
+ * The answers of the get endpoints: one ID as plain text (Leaf's format), or a batch as one ID
+ * per line, or as a JSON array of strings (IDs pass 2^53, which JSON numbers cannot carry).
+ *
+ * <p>Written straight to the servlet response: the body is a few ASCII digits whose type is
+ * known, and going through Spring's message converters and content negotiation cost about a
+ * tenth of a single-ID call (see BENCHMARKS.md). A failure before writing still reaches the
+ * problem handlers, since nothing has been written then.
+ */
+final class IdAnswers {
+
+    private static final String TEXT = "text/plain;charset=UTF-8";
+    private static final String JSON = "application/json";
+
+    private IdAnswers() {}
+
+    static void single(HttpServletResponse response, long id) throws IOException {
+        write(response, TEXT, Long.toString(id));
+    }
+
+    static void batch(HttpServletResponse response, long[] ids, boolean json) throws IOException {
+        StringBuilder body = new StringBuilder(ids.length * 21 + 2);
+        if (json) {
+            body.append('[');
+            for (int i = 0; i < ids.length; i++) {
+                body.append(i == 0 ? "\"" : ",\"").append(ids[i]).append('"');
+            }
+            write(response, JSON, body.append(']').toString());
+            return;
+        }
+        for (long id : ids) {
+            body.append(id).append('\n');
+        }
+        write(response, TEXT, body.toString());
+    }
+
+    private static void write(HttpServletResponse response, String contentType, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType(contentType);
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+    }
+
+    /**
+     * {@code count} as given; absent means the single-ID answer. Given twice
+     * ({@code ?count=1&count=2}) is refused rather than one of them picked.
+     */
+    static int parseCount(String[] counts, int max) {
+        if (counts.length != 1) {
+            throw new InvalidCountException(String.join(",", counts), max);
+        }
+        String count = counts[0];
+        int value;
+        try {
+            value = Integer.parseInt(count.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidCountException(count, max);
+        }
+        if (value < 1 || value > max) {
+            throw new InvalidCountException(count, max);
+        }
+        return value;
+    }
+
+    /**
+     * Whether the {@code Accept} header asks for JSON (a wildcard does not). A malformed header
+     * never gets here: {@link AcceptHeaderFilter} refuses it.
+     */
+    static boolean wantsJson(String accept) {
+        if (accept == null) {
+            return false;
+        }
+        for (MediaType type : MediaType.parseMediaTypes(accept)) {
+            if (type.isCompatibleWith(MediaType.APPLICATION_JSON) && !type.isWildcardType()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

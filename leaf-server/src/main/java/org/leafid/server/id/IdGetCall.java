@@ -1,0 +1,82 @@
+package org.leafid.server.id;
+
+import io.micrometer.core.instrument.Timer;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.springframework.http.HttpHeaders;
+
+/**
+ * One get endpoint's work ({@code GET /api/<mode>/get/{key}[?count=N]}): check the key and
+ * {@code count}, issue, write the answer, time it into {@code leaf_id_requests_seconds}. Shared by
+ * the Spring MVC controller and {@link IdFastPathValve}, so both answer byte for byte alike.
+ * Failures are thrown as they are, before anything is written, for {@code problem.ProblemHandler} to answer.
+ *
+ * @param <K> what the mode issues for: the checked tag or key, or a shard app with its gate pass
+ */
+final class IdGetCall<K> {
+
+    /** Where the IDs of one mode come from. */
+    interface Issuer<K> {
+
+        /**
+         * The path's key checked, with what else of the request picks the IDs (the shard's gate pass).
+         * Called before {@code count} is read, so a bad key is refused first, as it always was.
+         */
+        K key(String given, HttpServletRequest request);
+
+        long nextId(K key);
+
+        long[] nextIds(K key, int count);
+    }
+
+    private final String mode;
+    private final String keyName;
+    private final Issuer<K> issuer;
+    private final int maxBatch;
+    private final Timer requests;
+
+    /**
+     * @param mode {@code segment}, {@code snowflake} or {@code shard}: the path is {@code /api/<mode>/get/{<keyName>}}
+     * @param keyName {@code tag}, {@code key} or {@code appId}, as the path variable names it
+     */
+    IdGetCall(String mode, String keyName, Issuer<K> issuer, int maxBatch, Timer requests) {
+        this.mode = mode;
+        this.keyName = keyName;
+        this.issuer = issuer;
+        this.maxBatch = maxBatch;
+        this.requests = requests;
+    }
+
+    /** The part of the path before the key, e.g. {@code /api/segment/get/}. */
+    String pathPrefix() {
+        return "/api/" + mode + "/get/";
+    }
+
+    /** The path as Spring MVC maps it, the {@code uri} label of {@code http_server_requests_seconds}. */
+    String uriTemplate() {
+        return pathPrefix() + "{" + keyName + "}";
+    }
+
+    void serve(String key, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        long started = System.nanoTime();
+        try {
+            K checked = issuer.key(key, request);
+            // Read from the request itself: Spring's @RequestParam/@RequestHeader resolvers cost
+            // more than issuing the ID. Without a query string there is no count, and Tomcat's
+            // parameter parsing (about 1 % of a single-ID call) is skipped.
+            String count = request.getQueryString() == null ? null : request.getParameter("count");
+            if (count == null) {
+                IdAnswers.single(response, issuer.nextId(checked));
+                return;
+            }
+            int size = IdAnswers.parseCount(request.getParameterValues("count"), maxBatch);
+            // Before issuing: a failure must not lose IDs.
+            boolean json = IdAnswers.wantsJson(request.getHeader(HttpHeaders.ACCEPT));
+            IdAnswers.batch(response, issuer.nextIds(checked, size), json);
+        } finally {
+            requests.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package org.leafid.server.id;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.http.HttpServletRequest;
+import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
+import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
+import org.leafid.autoconfigure.snowflake.SnowflakeMeters;
+import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.core.shard.ShardIdGenerator;
+import org.leafid.core.snowflake.SnowflakeGenerator;
+import org.leafid.server.metrics.IdRequestTimers;
+import org.leafid.server.problem.Keys;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.servlet.HandlerExceptionResolver;
+
+/** The get endpoints' calls, one per mode that is on, and the fast path in front of Spring MVC. */
+@Configuration(proxyBeanMethods = false)
+class IdGetCallsConfiguration {
+
+    @Bean
+    @ConditionalOnLeafSwitch("leaf.segment.enable")
+    IdGetCall<String> segmentGetCall(SegmentAllocator allocator, LeafProperties leaf, IdRequestTimers timers) {
+        IdGetCall.Issuer<String> issuer = new KeyIssuer("tag") {
+            @Override
+            public long nextId(String tag) {
+                return allocator.nextId(tag);
+            }
+
+            @Override
+            public long[] nextIds(String tag, int count) {
+                return allocator.nextIds(tag, count);
+            }
+        };
+        return new IdGetCall<>("segment", "tag", issuer, leaf.maxBatch(), timers.segment());
+    }
+
+    /** The key is validated but, as in Leaf, does not change the ID. */
+    @Bean
+    @ConditionalOnLeafSwitch("leaf.snowflake.enable")
+    IdGetCall<String> snowflakeGetCall(SnowflakeGenerator generator, LeafProperties leaf, IdRequestTimers timers,
+            SnowflakeMeters meters) {
+        Counter issued = meters.issued();
+        IdGetCall.Issuer<String> issuer = new KeyIssuer("key") {
+            @Override
+            public long nextId(String key) {
+                long id = generator.nextId();
+                issued.increment();
+                return id;
+            }
+
+            @Override
+            public long[] nextIds(String key, int count) {
+                long[] ids = generator.nextIds(count);
+                issued.increment(ids.length);
+                return ids;
+            }
+        };
+        return new IdGetCall<>("snowflake", "key", issuer, leaf.maxBatch(), timers.snowflake());
+    }
+
+    /** The shard mode's get: the app id from the path, the shard from {@code gatePass}. */
+    @Bean
+    @ConditionalOnShardMode
+    IdGetCall<ShardGetIssuer.AppAndGatePass> shardGetCall(ShardIdGenerator generator, LeafProperties leaf,
+            IdRequestTimers timers) {
+        return new IdGetCall<>("shard", "appId", new ShardGetIssuer(generator), leaf.maxBatch(), timers.shard());
+    }
+
+    /**
+     * First in the context's pipeline, ahead of the filters (Boot's request observation among them),
+     * so a request it answers is timed once, by {@link FastPathRequestMeter}. The switch is read as
+     * {@link HttpProperties} binds it: {@code yes} is on in both.
+     */
+    @Bean
+    @ConditionalOnLeafSwitch("leaf.http.fast-path")
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> idFastPath(ObjectProvider<IdGetCall<?>> calls,
+            @Qualifier("handlerExceptionResolver") ObjectProvider<HandlerExceptionResolver> problems,
+            ObjectProvider<MeterRegistry> registry,
+            @Value("${management.observations.enable.http.server.requests:true}") boolean observed) {
+        return factory -> factory.addContextValves(new IdFastPathValve(() -> calls.orderedStream().toList(),
+                problems::getObject, new FastPathRequestMeter(registry::getObject, observed)));
+    }
+
+    /** A mode whose path names a tag or key of the one rule for them ({@link Keys}). */
+    private abstract static class KeyIssuer implements IdGetCall.Issuer<String> {
+
+        private final String keyName;
+
+        KeyIssuer(String keyName) {
+            this.keyName = keyName;
+        }
+
+        @Override
+        public String key(String given, HttpServletRequest request) {
+            return Keys.requireValid(keyName, given);
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package org.leafid.server.status;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.jdbc.JdbcProperties;
+import org.leafid.autoconfigure.jdbc.LeafDataSource;
+import org.leafid.autoconfigure.segment.SegmentHealthIndicator;
+import org.leafid.autoconfigure.segment.SegmentLoadOutcomes;
+import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.shard.ShardAppRefresher;
+import org.leafid.autoconfigure.shard.ShardBufferStatus;
+import org.leafid.autoconfigure.shard.ShardMeters;
+import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
+import org.leafid.core.LeafException;
+import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.core.shard.ShardApp;
+import org.leafid.core.shard.ShardAppDirectory;
+import org.leafid.core.snowflake.SnowflakeLayout;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.WorkerIdHolder;
+import org.leafid.core.worker.WorkerLease;
+import org.leafid.jdbc.EmbeddedDatabase;
+import org.leafid.jdbc.JdbcUrls;
+import org.leafid.server.LeafServerApplication;
+import org.leafid.server.id.HttpProperties;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.health.actuate.endpoint.CompositeHealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescriptor;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.info.BuildProperties;
+import org.springframework.http.CacheControl;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /}: a human-readable status page, server-rendered HTML with no scripts or external
+ * assets. It only reads what the generators already expose for monitoring (buffer views, the
+ * lease in force), so it takes nothing from the ID hot path.
+ *
+ * <p>The segment and snowflake beans exist only when their mode is on, so they come through
+ * {@link ObjectProvider}s and the page shows a switched-off mode as disabled.
+ */
+@RestController
+class StatusPageController {
+
+    private static final MediaType HTML = new MediaType("text", "html", StandardCharsets.UTF_8);
+
+    private final LeafProperties leaf;
+    private final JdbcProperties jdbc;
+    private final SegmentProperties segmentProperties;
+    private final SnowflakeProperties snowflakeProperties;
+    private final ObjectProvider<SegmentAllocator> segmentAllocator;
+    private final ObjectProvider<WorkerIdHolder> workerIdHolder;
+    private final ObjectProvider<InstanceAddress> instanceAddress;
+    private final ObjectProvider<SegmentLoadOutcomes> loadOutcomes;
+    private final ObjectProvider<HealthEndpoint> health;
+    private final ObjectProvider<LeafDataSource> leafDataSource;
+    private final ObjectProvider<BuildProperties> build;
+    private final StatusPageTraffic traffic;
+    private final InstantSource clock;
+    private final ObjectProvider<ShardAppDirectory> shardApps;
+    private final ObjectProvider<ShardMeters> shardMeters;
+    private final ObjectProvider<ShardBufferStatus> shardBuffer;
+    private final ObjectProvider<ShardAppRefresher> shardRefresher;
+    private final ObjectProvider<SnowflakeLayout> snowflakeLayout;
+    private final boolean apiDocs;
+
+    StatusPageController(LeafProperties leaf, JdbcProperties jdbc, SegmentProperties segmentProperties,
+            SnowflakeProperties snowflakeProperties, ObjectProvider<SegmentAllocator> segmentAllocator,
+            ObjectProvider<WorkerIdHolder> workerIdHolder, ObjectProvider<InstanceAddress> instanceAddress,
+            ObjectProvider<SegmentLoadOutcomes> loadOutcomes, ObjectProvider<HealthEndpoint> health,
+            ObjectProvider<LeafDataSource> leafDataSource, ObjectProvider<BuildProperties> build,
+            StatusPageTraffic traffic, InstantSource leafClock, ObjectProvider<ShardAppDirectory> shardApps,
+            ObjectProvider<ShardMeters> shardMeters, ObjectProvider<ShardBufferStatus> shardBuffer,
+            ObjectProvider<ShardAppRefresher> shardRefresher, ObjectProvider<SnowflakeLayout> snowflakeLayout,
+            HttpProperties http) {
+        this.leaf = leaf;
+        this.jdbc = jdbc;
+        this.segmentProperties = segmentProperties;
+        this.snowflakeProperties = snowflakeProperties;
+        this.segmentAllocator = segmentAllocator;
+        this.workerIdHolder = workerIdHolder;
+        this.instanceAddress = instanceAddress;
+        this.loadOutcomes = loadOutcomes;
+        this.health = health;
+        this.leafDataSource = leafDataSource;
+        this.build = build;
+        this.traffic = traffic;
+        this.clock = leafClock;
+        this.shardApps = shardApps;
+        this.shardMeters = shardMeters;
+        this.shardBuffer = shardBuffer;
+        this.shardRefresher = shardRefresher;
+        this.snowflakeLayout = snowflakeLayout;
+        this.apiDocs = http.apiDocs();
+    }
+
+    @GetMapping("/")
+    ResponseEntity<String> page() {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS); // as precise as every other time shown
+        StatusPage.Model model = new StatusPage.Model(leaf.name(), now, server(now), segment(), snowflake(), shard(),
+                apiDocs);
+        // A status page must show the state now, never a cached copy.
+        return ResponseEntity.ok().contentType(HTML).cacheControl(CacheControl.noStore())
+                .body(StatusPage.render(model));
+    }
+
+    private StatusPageShard.ShardSection shard() {
+        ShardAppDirectory apps = shardApps.getIfAvailable();
+        ShardMeters meters = shardMeters.getIfAvailable();
+        ShardBufferStatus buffer = shardBuffer.getIfAvailable();
+        if (apps == null || meters == null || buffer == null) {
+            return StatusPageShard.ShardSection.disabled();
+        }
+        List<StatusPageShard.AppRow> rows = apps.apps().stream().sorted(Comparator.comparingInt(ShardApp::appId))
+                .map(app -> new StatusPageShard.AppRow(app.appId(), app.appName(), app.shards().size(),
+                        app.maxLimitId(), meters.headroom(app.appId()), buffer.queueLength(app.appId())))
+                .toList();
+        ShardAppRefresher refresher = shardRefresher.getIfAvailable();
+        RuntimeException failure = refresher == null ? null : refresher.lastFailure();
+        return new StatusPageShard.ShardSection(true, buffer.source(), rows,
+                failure == null ? null : "The app list could not be read from id_alloc: " + failure.getMessage());
+    }
+
+    private StatusPage.SegmentSection segment() {
+        SegmentAllocator allocator = segmentProperties.enable() ? segmentAllocator.getIfAvailable() : null;
+        if (allocator == null) {
+            return StatusPage.SegmentSection.disabled();
+        }
+        SegmentLoadOutcomes outcomes = loadOutcomes.getIfAvailable();
+        Map<String, SegmentLoadOutcomes.Failure> failures = outcomes == null ? Map.of() : outcomes.lastFailures();
+        boolean loaded = allocator.tagsLoaded();
+        String notLoadedReason = loaded ? null : SegmentHealthIndicator.notLoadedReason(allocator);
+        return new StatusPage.SegmentSection(true, loaded, notLoadedReason, List.copyOf(allocator.views().values()),
+                failures);
+    }
+
+    private StatusPage.ServerSection server(Instant now) {
+        Instant started = traffic.startedAt();
+        Instant since = started == null ? now : started.truncatedTo(ChronoUnit.MILLIS);
+        return new StatusPage.ServerSection(version(), since, readiness(), dataSource(),
+                traffic.lastMinute());
+    }
+
+    /** From build-info (the jar), else the jar's manifest, else: run from the classes. */
+    private String version() {
+        BuildProperties properties = build.getIfAvailable();
+        if (properties != null && properties.getVersion() != null) {
+            return properties.getVersion();
+        }
+        String manifest = LeafServerApplication.class.getPackage().getImplementationVersion();
+        return manifest == null ? "development" : manifest;
+    }
+
+    /** The readiness group as the probe sees it, with each component that is not UP and its reason. */
+    private StatusPage.Readiness readiness() {
+        HealthEndpoint endpoint = health.getIfAvailable();
+        HealthDescriptor readiness = endpoint == null ? null : endpoint.healthForPath("readiness");
+        if (readiness == null) {
+            return new StatusPage.Readiness("UNKNOWN", List.of("the readiness group is not available"));
+        }
+        List<String> reasons = new ArrayList<>();
+        if (readiness instanceof CompositeHealthDescriptor group && group.getComponents() != null) {
+            group.getComponents().forEach((name, component) -> {
+                if (!Status.UP.equals(component.getStatus())) {
+                    Object reason = component instanceof IndicatedHealthDescriptor indicated
+                            && indicated.getDetails() != null ? indicated.getDetails().get("reason") : null;
+                    reasons.add(name + ": " + (reason == null ? component.getStatus().getCode() : reason));
+                }
+            });
+        }
+        return new StatusPage.Readiness(readiness.getStatus().getCode(), reasons);
+    }
+
+    /** The H2 file, or the url without its password; null when no mode uses a database. */
+    private String dataSource() {
+        LeafDataSource dataSource = leafDataSource.getIfAvailable();
+        if (dataSource == null) {
+            return null;
+        }
+        if (dataSource.embedded()) {
+            return "embedded H2, file " + EmbeddedDatabase.file(leaf.dataDir());
+        }
+        if (jdbc.embedded()) {
+            return dataSource.url(); // the application's DataSource
+        }
+        return JdbcUrls.withoutPassword(dataSource.url()) + (jdbc.username().isEmpty() ? "" : " as " + jdbc.username());
+    }
+
+    private StatusPage.SnowflakeSection snowflake() {
+        WorkerIdHolder holder = snowflakeProperties.enable() ? workerIdHolder.getIfAvailable() : null;
+        if (holder == null) {
+            return new StatusPage.SnowflakeSection(false, null, null, null, null, null);
+        }
+        SnowflakeLayout layout = snowflakeLayout.getIfAvailable();
+        String layoutText = layout == null ? null : layout.describe() + ", ends " + layout.endsAt();
+        String mode = snowflakeProperties.mode().name().toLowerCase(Locale.ROOT);
+        InstanceAddress address = instanceAddress.getIfAvailable();
+        String instance = address == null ? null : address.key();
+        try {
+            WorkerLease lease = holder.lease();
+            return new StatusPage.SnowflakeSection(true, mode, instance, lease, null, layoutText);
+        } catch (LeafException e) {
+            // Not held (still starting, lost, or closed): the holder's message says which.
+            return new StatusPage.SnowflakeSection(true, mode, instance, null, e.getMessage(), layoutText);
+        }
+    }
+}
