@@ -14,8 +14,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * {@code leaf.http.api-docs}: on by default, without springdoc's start-up warning; off, the OpenAPI
- * description and Swagger UI are unknown paths.
+ * {@code leaf.http.api-docs}: off by default, the OpenAPI description and Swagger UI then unknown paths; on,
+ * both answer, and neither way does springdoc warn at the start.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ApiDocsSwitchTest {
@@ -24,8 +24,8 @@ class ApiDocsSwitchTest {
     Path dataDir;
 
     @Test
-    void onByDefaultAndTheStartLogsNoSpringdocWarning(CapturedOutput output) {
-        try (ConfigurableApplicationContext server = start()) {
+    void onAnswersBothAndTheStartLogsNoSpringdocWarning(CapturedOutput output) {
+        try (ConfigurableApplicationContext server = start("--leaf.http.api-docs=yes")) {
             Http http = http(server);
             assertThat(http.get("/v3/api-docs").statusCode()).isEqualTo(200);
             assertThat(http.get("/swagger-ui/index.html").statusCode()).isEqualTo(200);
@@ -36,8 +36,17 @@ class ApiDocsSwitchTest {
     }
 
     @Test
-    void offMakesTheDescriptionAndSwaggerUiUnknownPaths(CapturedOutput output) {
-        try (ConfigurableApplicationContext server = start("--leaf.http.api-docs=off")) {
+    void offByDefaultTheDescriptionAndSwaggerUiAreUnknownPaths(CapturedOutput output) {
+        assertOff(output);
+    }
+
+    @Test
+    void offWhenSetSoToo(CapturedOutput output) {
+        assertOff(output, "--leaf.http.api-docs=off");
+    }
+
+    private void assertOff(CapturedOutput output, String... arguments) {
+        try (ConfigurableApplicationContext server = start(arguments)) {
             Http http = http(server);
             for (String path : new String[] {"/v3/api-docs", "/swagger-ui.html", "/swagger-ui/index.html"}) {
                 assertThat(http.get(path).statusCode()).as(path).isEqualTo(404);

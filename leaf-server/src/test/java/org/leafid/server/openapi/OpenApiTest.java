@@ -29,7 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  * shard mode, the admin API): each path a Leaf controller maps is in {@code /v3/api-docs}, with
  * the problem+json answers, and Swagger UI answers at {@code /swagger-ui.html}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// As a property of the test, not a dynamic one: the switch is read before those are added.
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "leaf.http.api-docs=on")
 class OpenApiTest {
 
     private static final TestDatabase DATABASE = TestDatabase.get();
