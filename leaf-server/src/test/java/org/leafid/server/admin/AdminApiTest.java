@@ -7,8 +7,6 @@ import static org.leafid.server.admin.AdminHttp.tagBody;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.server.support.TestServerKeys;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -49,11 +48,7 @@ class AdminApiTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws IOException {
-        Path dataDir = Files.createTempDirectory("leaf-admin-test");
-        registry.add("leaf.jdbc.url", DATABASE::url);
-        registry.add("leaf.jdbc.username", DATABASE::user);
-        registry.add("leaf.jdbc.password", DATABASE::password);
-        registry.add("leaf.data-dir", dataDir::toString);
+        TestServerKeys.onTheTestDatabase(registry, DATABASE, "admin");
         registry.add("leaf.snowflake.port", () -> "18083");
         registry.add("leaf.segment.refresh-interval", () -> "1h");
         registry.add("leaf.admin.token", () -> TOKEN);

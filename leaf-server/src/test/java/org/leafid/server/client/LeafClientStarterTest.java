@@ -3,11 +3,7 @@ package org.leafid.server.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,12 +12,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.leafid.autoconfigure.client.LeafClientAutoConfiguration;
 import org.leafid.autoconfigure.client.LeafClientHealthIndicator;
 import org.leafid.client.LeafClient;
 import org.leafid.client.LeafUnknownKeyException;
 import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.server.support.TestServerKeys;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -48,11 +47,7 @@ class LeafClientStarterTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws IOException {
-        Path dataDir = Files.createTempDirectory("leaf-client-starter-test");
-        registry.add("leaf.jdbc.url", DATABASE::url);
-        registry.add("leaf.jdbc.username", DATABASE::user);
-        registry.add("leaf.jdbc.password", DATABASE::password);
-        registry.add("leaf.data-dir", dataDir::toString);
+        TestServerKeys.onTheTestDatabase(registry, DATABASE, "client-starter");
         registry.add("leaf.snowflake.port", () -> "18091");
         registry.add("leaf.snowflake.local.worker-id", () -> "11");
     }

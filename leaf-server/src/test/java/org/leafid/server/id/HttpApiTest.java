@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,18 +13,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.snowflake.SnowflakeId;
-import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.testing.TcpProxy;
-import org.leafid.jdbc.testing.TestDatabase;
 import org.leafid.server.fault.RawHttp;
-import org.leafid.server.support.Http;
-import org.springframework.beans.factory.annotation.Autowired;
+import org.leafid.server.support.RunningServerTest;
+import org.leafid.server.support.TestServerKeys;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -36,31 +29,15 @@ import org.springframework.test.context.DynamicPropertySource;
  * MySQL-protocol database reached through a proxy the test can cut.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class HttpApiTest {
+class HttpApiTest extends RunningServerTest {
 
     private static final int WORKER_ID = 7;
-    private static final TestDatabase DATABASE = TestDatabase.get();
-    private static final TcpProxy PROXY = openProxy();
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    SegmentAllocator allocator;
-
-    @Autowired
-    SnowflakeLayout layout;
-
-    private Http http;
+    private static final TcpProxy PROXY = proxyToTheDatabase();
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws IOException {
-        Path dataDir = Files.createTempDirectory("leaf-http-test");
-        registry.add("leaf.jdbc.url", () -> DATABASE.urlThrough(PROXY));
-        registry.add("leaf.jdbc.username", DATABASE::user);
-        registry.add("leaf.jdbc.password", DATABASE::password);
+        TestServerKeys.onTheTestDatabase(registry, DATABASE, () -> DATABASE.urlThrough(PROXY), "http");
         registry.add("leaf.jdbc.connect-timeout", () -> "500ms");
-        registry.add("leaf.data-dir", dataDir::toString);
         registry.add("leaf.snowflake.port", () -> "18081");
         registry.add("leaf.snowflake.local.worker-id", () -> Integer.toString(WORKER_ID));
     }
@@ -71,8 +48,7 @@ class HttpApiTest {
     }
 
     @BeforeEach
-    void client() {
-        http = new Http(port);
+    void restoreTheProxy() {
         PROXY.restore();
     }
 
@@ -257,25 +233,10 @@ class HttpApiTest {
         assertThat(issued).doesNotHaveDuplicates().isSorted();
     }
 
-    private String newServedTag(String prefix, long maxId, int step) {
-        String tag = DATABASE.newTag(prefix, maxId, step);
-        assertThat(allocator.refresh().added()).contains(tag);
-        return tag;
-    }
-
     private static void assertProblem(HttpResponse<String> response, String type) {
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                 value -> assertThat(value).startsWith("application/problem+json"));
         assertThat(response.body()).contains("\"type\":\"urn:leaf:problem:" + type + "\"")
                 .contains("\"detail\"").doesNotContain("Exception", "at org.");
-    }
-
-    private static TcpProxy openProxy() {
-        String[] target = DATABASE.hostAndPort();
-        try {
-            return new TcpProxy(target[0], Integer.parseInt(target[1]));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

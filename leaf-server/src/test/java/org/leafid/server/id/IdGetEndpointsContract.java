@@ -2,22 +2,17 @@ package org.leafid.server.id;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.BeforeEach;
-import org.leafid.core.segment.SegmentAllocator;
-import org.leafid.jdbc.testing.TestDatabase;
-import org.leafid.server.support.Http;
+import org.leafid.server.support.RunningServerTest;
+import org.leafid.server.support.TestServerKeys;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.web.servlet.HandlerInterceptor;
@@ -30,15 +25,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * lost to a refusal. The server runs on the real MySQL-protocol test database; an interceptor
  * counts the requests that reach a Spring MVC handler, so a test can tell which way served them.
  */
-abstract class IdGetEndpointsContract {
-
-    static final TestDatabase DATABASE = TestDatabase.get();
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    SegmentAllocator allocator;
+abstract class IdGetEndpointsContract extends RunningServerTest {
 
     @Autowired
     AtomicInteger handled;
@@ -46,14 +33,8 @@ abstract class IdGetEndpointsContract {
     @Autowired
     MeterRegistry registry;
 
-    Http http;
-
     static void serverOnTheTestDatabase(DynamicPropertyRegistry registry, int snowflakePort) throws IOException {
-        Path dataDir = Files.createTempDirectory("leaf-get-endpoints-test");
-        registry.add("leaf.jdbc.url", DATABASE::url);
-        registry.add("leaf.jdbc.username", DATABASE::user);
-        registry.add("leaf.jdbc.password", DATABASE::password);
-        registry.add("leaf.data-dir", dataDir::toString);
+        TestServerKeys.onTheTestDatabase(registry, DATABASE, "get-endpoints");
         registry.add("leaf.snowflake.local.worker-id", () -> "9");
         registry.add("leaf.snowflake.port", () -> Integer.toString(snowflakePort));
     }
@@ -83,17 +64,6 @@ abstract class IdGetEndpointsContract {
                 }
             };
         }
-    }
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
-    }
-
-    String newServedTag(String prefix, long maxId, int step) {
-        String tag = DATABASE.newTag(prefix, maxId, step);
-        assertThat(allocator.refresh().added()).contains(tag);
-        return tag;
     }
 
     /** Both ways give these answers. */

@@ -7,8 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,6 +27,7 @@ import org.leafid.core.shard.ShardLimit;
 import org.leafid.jdbc.testing.TestDatabase;
 import org.leafid.server.fault.RawHttp;
 import org.leafid.server.support.Http;
+import org.leafid.server.support.TestServerKeys;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -61,11 +60,7 @@ class ShardApiTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws IOException {
-        Path dataDir = Files.createTempDirectory("leaf-shard-api-test");
-        registry.add("leaf.jdbc.url", DATABASE::url);
-        registry.add("leaf.jdbc.username", DATABASE::user);
-        registry.add("leaf.jdbc.password", DATABASE::password);
-        registry.add("leaf.data-dir", dataDir::toString);
+        TestServerKeys.onTheTestDatabase(registry, DATABASE, "shard-api");
         registry.add("leaf.snowflake.port", () -> "18091");
         registry.add("leaf.shard.enable", () -> "true");
         registry.add("leaf.shard.refresh-interval", () -> "1h");

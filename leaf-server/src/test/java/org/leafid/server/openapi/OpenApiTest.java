@@ -7,13 +7,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
-import org.leafid.server.problem.ProblemType;
 import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.server.problem.ProblemType;
+import org.leafid.server.support.TestServerKeys;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -47,11 +46,7 @@ class OpenApiTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws IOException {
-        Path dataDir = Files.createTempDirectory("leaf-openapi-test");
-        registry.add("leaf.jdbc.url", DATABASE::url);
-        registry.add("leaf.jdbc.username", DATABASE::user);
-        registry.add("leaf.jdbc.password", DATABASE::password);
-        registry.add("leaf.data-dir", dataDir::toString);
+        TestServerKeys.onTheTestDatabase(registry, DATABASE, "openapi");
         registry.add("leaf.snowflake.port", () -> "18093");
         registry.add("leaf.shard.enable", () -> "true");
         registry.add("leaf.admin.token", () -> "openapi-admin-token-0123456789");

@@ -9,8 +9,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -21,45 +19,25 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.segment.SegmentAllocator;
-import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.testing.TcpProxy;
-import org.leafid.jdbc.testing.TestDatabase;
-import org.leafid.server.support.Http;
-import org.springframework.beans.factory.annotation.Autowired;
+import org.leafid.server.support.RunningServerTest;
+import org.leafid.server.support.TestServerKeys;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** Batches, decode, the cache view, the Prometheus scrape and readiness, through the real server. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class OperationsHttpTest {
+class OperationsHttpTest extends RunningServerTest {
 
     private static final int WORKER_ID = 9;
     private static final int MAX_BATCH = 1000;
-    private static final TestDatabase DATABASE = TestDatabase.get();
-    private static final TcpProxy PROXY = openProxy();
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    SegmentAllocator allocator;
-
-    @Autowired
-    SnowflakeLayout layout;
-
-    private Http http;
+    private static final TcpProxy PROXY = proxyToTheDatabase();
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws IOException {
-        Path dataDir = Files.createTempDirectory("leaf-operations-test");
-        registry.add("leaf.jdbc.url", () -> DATABASE.urlThrough(PROXY));
-        registry.add("leaf.jdbc.username", DATABASE::user);
-        registry.add("leaf.jdbc.password", DATABASE::password);
+        TestServerKeys.onTheTestDatabase(registry, DATABASE, () -> DATABASE.urlThrough(PROXY), "operations");
         registry.add("leaf.jdbc.connect-timeout", () -> "500ms");
-        registry.add("leaf.data-dir", dataDir::toString);
         registry.add("leaf.snowflake.port", () -> "18083");
         registry.add("leaf.snowflake.local.worker-id", () -> Integer.toString(WORKER_ID));
     }
@@ -70,8 +48,7 @@ class OperationsHttpTest {
     }
 
     @BeforeEach
-    void client() {
-        http = new Http(port);
+    void restoreTheProxy() {
         PROXY.restore();
     }
 
@@ -231,12 +208,6 @@ class OperationsHttpTest {
         }
     }
 
-    private String newServedTag(String prefix, long maxId, int step) {
-        String tag = DATABASE.newTag(prefix, maxId, step);
-        assertThat(allocator.refresh().added()).contains(tag);
-        return tag;
-    }
-
     private static long number(String json, String field) {
         Matcher m = Pattern.compile("\"" + field + "\":(\\d+)").matcher(json);
         assertThat(m.find()).as(field + " in " + json).isTrue();
@@ -248,14 +219,5 @@ class OperationsHttpTest {
         return scrape.lines().filter(line -> line.startsWith(series + " ")).findFirst()
                 .map(line -> Double.parseDouble(line.substring(series.length() + 1).trim()))
                 .orElseThrow(() -> new AssertionError("no series " + series + " in the scrape"));
-    }
-
-    private static TcpProxy openProxy() {
-        String[] target = DATABASE.hostAndPort();
-        try {
-            return new TcpProxy(target[0], Integer.parseInt(target[1]));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
