@@ -42,6 +42,9 @@ final class EdgeScenario {
 
     /** A server with the key and one without, both started on two apps that neither has seen. */
     static void mixedKeyFleet(FaultContext context, ScenarioResult result) throws Exception {
+        // The earlier scenarios' apps are recorded plain: the keyed server would refuse them too, and its readiness
+        // would say so whichever way these two apps went. Only this scenario's two apps are listed.
+        context.database.forgetApps();
         context.database.insertApp(MIXED_APP_A, "fault-mixed-a", 200, 1L << 32);
         context.database.insertApp(MIXED_APP_B, "fault-mixed-b", 200, 1L << 32);
         try {

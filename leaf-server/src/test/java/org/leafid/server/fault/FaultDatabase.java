@@ -89,8 +89,9 @@ final class FaultDatabase {
     }
 
     /**
-     * Deletes the apps' rows, recorded modes, watermarks and high-water marks: what a scenario leaves for
-     * the ones after it. An app recorded opaque would keep every later keyless server from being ready.
+     * Deletes the apps' rows, recorded modes, watermarks and high-water marks (with no ids, every app's): what
+     * a scenario leaves for the ones after it. An app recorded opaque would keep every later keyless server
+     * from being ready, one recorded plain every keyed one.
      */
     void forgetApps(int... appIds) {
         database.forgetApps(appIds);
