@@ -31,6 +31,8 @@ ELSEWHERE = [
      "Docker Compose needs a Docker engine; .ci/run validates docker-compose.yml (docker-compose config -q)"),
     (r"^\./mvnw -q -Dmaven\.test\.skip=true -pl leaf-spring-boot-starter -am install$",
      "builds the modules that .ci/run's ./mvnw -B verify builds and tests; install only copies the jars"),
+    (r"^\./mvnw -B verify$",
+     "the test command: .ci/run runs it before the docs' commands, and fails if it fails"),
 ]
 
 MYSQL_PAGE = "docs/getting-started-mysql.md"
