@@ -19,9 +19,12 @@ import org.springframework.context.annotation.Conditional;
 @Conditional(LeafSwitchCondition.class)
 public @interface ConditionalOnLeafSwitch {
 
-    /** The key, such as {@code leaf.segment.enable}; every Leaf switch is on when unset. */
+    /** The key, such as {@code leaf.segment.enable}. */
     String value();
 
     /** The value that matches. */
     boolean on() default true;
+
+    /** The switch's value when the key is unset: on for the modes, off for the few extras (the API description). */
+    boolean whenUnset() default true;
 }

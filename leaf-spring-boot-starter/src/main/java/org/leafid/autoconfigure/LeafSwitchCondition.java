@@ -16,7 +16,7 @@ public final class LeafSwitchCondition extends SpringBootCondition {
         Map<String, Object> attributes = metadata.getAnnotationAttributes(ConditionalOnLeafSwitch.class.getName());
         String key = (String) attributes.get("value");
         boolean wanted = (Boolean) attributes.get("on");
-        boolean value = isOn(context.getEnvironment(), key);
+        boolean value = isOn(context.getEnvironment(), key, (Boolean) attributes.get("whenUnset"));
         return value == wanted
                 ? ConditionOutcome.match(key + " is " + value)
                 : ConditionOutcome.noMatch(key + " is " + value);
@@ -24,6 +24,11 @@ public final class LeafSwitchCondition extends SpringBootCondition {
 
     /** The switch as the records read it; unset is on. A value that does not convert throws a BindException. */
     public static boolean isOn(Environment environment, String key) {
-        return Binder.get(environment).bind(key, Boolean.class).orElse(true);
+        return isOn(environment, key, true);
+    }
+
+    /** The switch as the records read it, {@code whenUnset} if it is not set. */
+    public static boolean isOn(Environment environment, String key, boolean whenUnset) {
+        return Binder.get(environment).bind(key, Boolean.class).orElse(whenUnset);
     }
 }

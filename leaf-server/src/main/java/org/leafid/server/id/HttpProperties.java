@@ -12,11 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     {@code GET /api/shard/get/{appId}} first in Tomcat's pipeline, ahead of the servlet filters and Spring MVC
  *     ({@link IdFastPathValve}); {@code false} sends them through Spring MVC like every other path. The answers are the same either way; the
  *     fast path serves about twice the requests per second (BENCHMARKS.md).
- * @param apiDocs publish the OpenAPI description ({@code /v3/api-docs}) and Swagger UI
- *     ({@code /swagger-ui.html}); {@code false} makes both unknown paths. Off by default: a server that issues IDs
- *     needs neither, and leaving springdoc's beans out takes about a quarter of a second off the start. Springdoc's
- *     own switches are set from it ({@code startup.ApiDocsSwitch}), which also keeps springdoc from warning at each
- *     start.
+ * @param apiDocs publish the OpenAPI description of the HTTP API at {@code /v3/api-docs} (JSON); {@code false}
+ *     makes it an unknown path. Off by default: a server that issues IDs does not need it.
  */
 @ConfigurationProperties("leaf.http")
 public record HttpProperties(@DefaultValue("true") boolean fastPath, @DefaultValue("false") boolean apiDocs) {}

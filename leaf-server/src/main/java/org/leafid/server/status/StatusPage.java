@@ -130,7 +130,7 @@ final class StatusPage {
                 .append(escape(model.name())).append("</strong></span><span class=\"muted\">read at ")
                 .append(escape(model.renderedAt().toString())).append(" &middot; reloads every ")
                 .append(REFRESH_SECONDS).append(" s</span>")
-                .append(model.apiDocs() ? "<a id=\"api-docs\" href=\"/swagger-ui.html\">HTTP API (OpenAPI)</a>" : "")
+                .append(model.apiDocs() ? "<a id=\"api-docs\" href=\"/v3/api-docs\">HTTP API (OpenAPI)</a>" : "")
                 .append("</header>\n");
         html.append("<div class=\"cards\">\n");
         modes(html, model);
