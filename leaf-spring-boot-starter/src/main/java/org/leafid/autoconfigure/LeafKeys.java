@@ -16,7 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.json.JsonParserFactory;
 
 /**
  * The valid {@code leaf.*} keys, from the configuration metadata that
@@ -46,6 +45,7 @@ public final class LeafKeys {
         List<String> names = new ArrayList<>();
         // Only the files that mention a leaf.* key are parsed: Spring Boot's own modules' metadata is
         // several hundred kB of JSON, and parsing it cost every start about a quarter of a second.
+        // They are read by MetadataJson, not Jackson: see there.
         for (Map<String, Object> property : metadataProperties(classLoader, text -> text.contains("\"leaf."))) {
             String name = (String) property.get("name");
             String type = String.valueOf(property.get("type"));
@@ -82,7 +82,7 @@ public final class LeafKeys {
                     if (!worthParsing.test(text)) {
                         continue;
                     }
-                    Map<String, Object> metadata = JsonParserFactory.getJsonParser().parseMap(text);
+                    Map<String, Object> metadata = MetadataJson.parseObject(text);
                     Object list = metadata.get("properties");
                     if (list instanceof List<?> entries) {
                         entries.forEach(entry -> properties.add((Map<String, Object>) entry));
