@@ -143,7 +143,7 @@ public final class HighWaterMarks {
     /** {@code leaf_high_water} does not exist: create it and try again. */
     public static final class MissingTableException extends RuntimeException {
 
-        MissingTableException(PersistenceException cause) {
+        public MissingTableException(PersistenceException cause) {
             super("table leaf_high_water does not exist", cause);
         }
     }

@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
  * the text as typed. A url the driver cannot read shows its scheme only: what it carries is unknown.
  * H2 urls keep their database name; H2 reads every setting, a password included, after the first
  * {@code ;}, so nothing after it is shown.
+ * A PostgreSQL url keeps its hosts and database; its query, where secrets go, is not shown.
  */
 public final class JdbcUrls {
 
@@ -38,6 +39,9 @@ public final class JdbcUrls {
         if (url.startsWith("jdbc:h2:")) {
             int settings = url.indexOf(';');
             return settings < 0 ? url : url.substring(0, settings);
+        }
+        if (url.startsWith("jdbc:postgresql:")) {
+            return postgresql(url);
         }
         try {
             if (ConnectionUrlParser.isConnectionStringSupported(url)) {
@@ -66,6 +70,21 @@ public final class JdbcUrls {
         } catch (RuntimeException unreadable) {
             return true;
         }
+    }
+
+    /**
+     * PostgreSQL's url without its query, where its driver reads {@code password}, {@code sslpassword}
+     * and the rest; hosts, ports and the database are kept. A {@code user:secret@} before the hosts,
+     * which the driver does not read but a person may write, is dropped too.
+     */
+    private static String postgresql(String url) {
+        int query = url.indexOf('?');
+        String shown = query < 0 ? url : url.substring(0, query);
+        int at = shown.lastIndexOf('@');
+        if (at >= 0 && shown.startsWith("jdbc:postgresql://")) {
+            shown = "jdbc:postgresql://" + shown.substring(at + 1);
+        }
+        return shown;
     }
 
     private static String shown(ConnectionUrlParser parsed) {

@@ -15,7 +15,8 @@ import java.sql.SQLTransientConnectionException;
 /**
  * The one reading of JDBC failures: the root cause, whether the database could not be reached
  * (waiting may heal it) or answered that the configuration is wrong (waiting will not), and what
- * the operator should change. MySQL/MariaDB error codes and SQL states, and H2's where they differ.
+ * the operator should change. MySQL/MariaDB error codes and SQL states, and H2's and PostgreSQL's
+ * where they differ.
  */
 public final class SqlFailures {
 
@@ -26,6 +27,13 @@ public final class SqlFailures {
     private static final int ER_NO_SUCH_TABLE = 1146;
     private static final int H2_TABLE_NOT_FOUND = 42102;
     private static final int H2_TABLE_NOT_FOUND_DATABASE_EMPTY = 42104;
+    /** PostgreSQL's undefined_table. */
+    private static final String PG_UNDEFINED_TABLE = "42P01";
+    /**
+     * PostgreSQL's operator intervention class: the server ended the session (admin_shutdown, e.g.
+     * {@code pg_terminate_backend}; crash_shutdown; cannot_connect_now while it starts). Reconnecting heals it.
+     */
+    private static final String PG_OPERATOR_INTERVENTION = "57P";
 
     /** How a failure is to be read. */
     public enum Kind {
@@ -35,7 +43,7 @@ public final class SqlFailures {
         ACCESS_DENIED,
         /** The database named in the url does not exist (MySQL 1049). */
         UNKNOWN_DATABASE,
-        /** The table does not exist (MySQL 1146, SQL state 42S02). */
+        /** The table does not exist (MySQL 1146, SQL state 42S02; PostgreSQL 42P01). */
         MISSING_TABLE,
         /** Any other failure. */
         OTHER;
@@ -65,13 +73,14 @@ public final class SqlFailures {
                     return Kind.UNKNOWN_DATABASE;
                 }
                 if (code == ER_NO_SUCH_TABLE || code == H2_TABLE_NOT_FOUND || code == H2_TABLE_NOT_FOUND_DATABASE_EMPTY
-                        || state.equals("42S02")) {
+                        || state.equals("42S02") || state.equals(PG_UNDEFINED_TABLE)) {
                     return Kind.MISSING_TABLE;
                 }
                 if (state.startsWith("42")) {
                     return Kind.OTHER;
                 }
-                connection |= state.startsWith("08") || sql instanceof SQLTransientConnectionException
+                connection |= state.startsWith("08") || state.startsWith(PG_OPERATOR_INTERVENTION)
+                        || sql instanceof SQLTransientConnectionException
                         || sql instanceof SQLNonTransientConnectionException || sql instanceof SQLRecoverableException
                         || sql instanceof SQLTimeoutException || sql instanceof GetConnectionTimeoutException
                         || sql instanceof DataSourceNotAvailableException;

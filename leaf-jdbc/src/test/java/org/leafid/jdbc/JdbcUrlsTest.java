@@ -57,8 +57,20 @@ class JdbcUrlsTest {
     @Test
     void aUrlTheDriverCannotReadShowsItsSchemeOnly() {
         assertThat(JdbcUrls.withoutPassword("jdbc:mysql://address=(host=h)(password=S/db")).isEqualTo("jdbc:mysql:");
-        assertThat(JdbcUrls.withoutPassword("jdbc:postgresql://h/db?password=S")).isEqualTo("jdbc:postgresql:");
         assertThat(JdbcUrls.withoutPassword("not a url u:S@h")).isEqualTo("(a url that cannot be read)");
+    }
+
+    @Test
+    void aPostgresqlUrlKeepsItsHostsAndDatabaseAndLosesItsQuery() {
+        assertThat(JdbcUrls.withoutPassword("jdbc:postgresql://h:5432/db?user=leaf&password=S&sslpassword=T"))
+                .isEqualTo("jdbc:postgresql://h:5432/db");
+        assertThat(JdbcUrls.withoutPassword("jdbc:postgresql://a:5432,b:5433/db?targetServerType=primary&password=S"))
+                .isEqualTo("jdbc:postgresql://a:5432,b:5433/db");
+        assertThat(JdbcUrls.withoutPassword("jdbc:postgresql://leaf:S@h/db")).isEqualTo("jdbc:postgresql://h/db");
+        assertThat(JdbcUrls.withoutPassword("jdbc:postgresql:db")).isEqualTo("jdbc:postgresql:db");
+        for (String url : new String[] {"jdbc:postgresql://h/db?password=S", "jdbc:postgresql://leaf:S@h/db"}) {
+            assertThat(JdbcUrls.withoutPassword(url)).doesNotContain("S");
+        }
     }
 
     @Test

@@ -36,12 +36,15 @@ public final class LeafAllocRepository implements SegmentStore {
     private final SqlSessionFactory sessions;
     private final String url;
     private final HighWaterMarks marks;
+    /** Whether the database reserves in one statement ({@link LeafAllocOneTripMapper}). */
+    private final boolean oneTrip;
 
     /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public LeafAllocRepository(SqlSessionFactory sessions) {
         this.sessions = sessions;
         this.url = PoolUrls.of(sessions);
         this.marks = new HighWaterMarks(sessions, "leaf_alloc");
+        this.oneTrip = sessions.getConfiguration().hasMapper(LeafAllocOneTripMapper.class);
     }
 
     /** The database's url as messages show it (the caller strips the password), or the pool's name. */
@@ -55,6 +58,12 @@ public final class LeafAllocRepository implements SegmentStore {
             throw new IllegalArgumentException("requestedStep must be at least 1: " + requestedStep);
         }
         try {
+            if (oneTrip) {
+                AllocRow row = reserveInOneTrip(tag, requestedStep);
+                if (row != null) {
+                    return row;
+                }
+            }
             return reserveAboveMark(tag, requestedStep);
         } catch (HighWaterMarks.MissingTableException firstUse) {
             try {
@@ -66,6 +75,29 @@ public final class LeafAllocRepository implements SegmentStore {
             }
             return reserveAboveMark(tag, requestedStep);
         }
+    }
+
+    /**
+     * The common case in one statement: the block, when it starts at or above the tag's mark; null
+     * for everything the transaction below must decide (a missing or exhausted tag, a row below its
+     * mark). A block reserved below the mark is left unused: the transaction reserves the next one
+     * and moves it past the mark.
+     */
+    private AllocRow reserveInOneTrip(String tag, long requestedStep) {
+        LeafAllocOneTripMapper.Reserved reserved;
+        try (SqlSession session = sessions.openSession(true)) {
+            reserved = session.getMapper(LeafAllocOneTripMapper.class).reserve(tag, requestedStep, marks.name(tag));
+        } catch (PersistenceException e) {
+            if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
+                throw new HighWaterMarks.MissingTableException(e);
+            }
+            throw new SegmentStoreException(tag, "no block could be reserved in leaf_alloc: " + explain(e), e);
+        }
+        if (reserved == null) {
+            return null;
+        }
+        long size = Math.max(requestedStep, reserved.step());
+        return reserved.maxId() - size >= reserved.markBefore() ? new AllocRow(tag, reserved.maxId(), reserved.step()) : null;
     }
 
     /**

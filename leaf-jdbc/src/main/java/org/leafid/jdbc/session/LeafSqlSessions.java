@@ -7,7 +7,9 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
 import org.leafid.jdbc.HighWaterMapper;
+import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.segment.LeafAllocMapper;
+import org.leafid.jdbc.segment.LeafAllocOneTripMapper;
 import org.leafid.jdbc.shard.IdAllocMapper;
 import org.leafid.jdbc.shard.LeafShardMapper;
 import org.leafid.jdbc.worker.WorkerIdAllocMapper;
@@ -26,15 +28,25 @@ public final class LeafSqlSessions {
 
     private LeafSqlSessions() {}
 
+    /** The sessions of Leaf's own pool (the dialect read from its url) or of an application's DataSource. */
     public static SqlSessionFactory create(DataSource dataSource) {
+        return create(dataSource, SqlDialect.of(dataSource));
+    }
+
+    /** The sessions on {@code dataSource}, with the statements of {@code dialect} where they differ. */
+    public static SqlSessionFactory create(DataSource dataSource, SqlDialect dialect) {
         Configuration configuration = new Configuration(
                 new Environment("leaf", new JdbcTransactionFactory(), dataSource));
+        configuration.setDatabaseId(dialect.databaseId());
         configuration.addMapper(LeafAllocMapper.class);
         configuration.addMapper(WorkerIdAllocMapper.class);
         configuration.addMapper(WorkerNodeMapper.class);
         configuration.addMapper(IdAllocMapper.class);
         configuration.addMapper(LeafShardMapper.class);
         configuration.addMapper(HighWaterMapper.class);
+        if (dialect == SqlDialect.POSTGRESQL) {
+            configuration.addMapper(LeafAllocOneTripMapper.class);
+        }
         return new SqlSessionFactoryBuilder().build(configuration);
     }
 }

@@ -46,11 +46,17 @@ public interface LeafShardMapper {
      * Inserts the mark, or raises an existing one to {@code issued} and never lowers it, in one
      * statement. {@code ON DUPLICATE KEY UPDATE} with {@code GREATEST} over the stored column is
      * understood alike by MySQL, MariaDB and H2 in MySQL mode; the new value is the bound
-     * parameter again rather than {@code VALUES(col)}, which MySQL 8.0.20 deprecated.
+     * parameter again rather than {@code VALUES(col)}, which MySQL 8.0.20 deprecated. PostgreSQL
+     * says the same with {@code ON CONFLICT … DO UPDATE}.
      */
     @Insert("""
             INSERT INTO leaf_shard_watermark(app_id, shard_id, issued_high)
             VALUES (#{appId}, #{shardId}, #{issued})
             ON DUPLICATE KEY UPDATE issued_high = GREATEST(issued_high, #{issued})""")
+    @Insert(databaseId = "postgresql", value = """
+            INSERT INTO leaf_shard_watermark(app_id, shard_id, issued_high)
+            VALUES (#{appId}, #{shardId}, #{issued})
+            ON CONFLICT (app_id, shard_id)
+            DO UPDATE SET issued_high = GREATEST(leaf_shard_watermark.issued_high, EXCLUDED.issued_high)""")
     int advance(@Param("appId") int appId, @Param("shardId") int shardId, @Param("issued") long issued);
 }

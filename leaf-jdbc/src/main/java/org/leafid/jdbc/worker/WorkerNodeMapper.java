@@ -17,7 +17,11 @@ public interface WorkerNodeMapper {
             VALUES (#{hostName}, #{port}, #{type}, CURRENT_DATE, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)""")
     int insert(@Param("hostName") String hostName, @Param("port") String port, @Param("type") int type);
 
-    /** The {@code ID} the last insert of this connection got: call in the same session. */
+    /**
+     * The {@code ID} the last insert of this connection got: call in the same session. On PostgreSQL
+     * the identity column's sequence, whose {@code lastval()} is per session too.
+     */
     @Select("SELECT LAST_INSERT_ID()")
+    @Select(databaseId = "postgresql", value = "SELECT lastval()")
     long lastInsertId();
 }

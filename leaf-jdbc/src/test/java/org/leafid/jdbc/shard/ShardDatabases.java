@@ -25,6 +25,11 @@ final class ShardDatabases {
         return emptied(TestDatabase.get().derived("shard").newPool());
     }
 
+    /** The PostgreSQL test database's {@code _shard} sibling, with the tables of {@code sql/postgresql/}. */
+    static DruidDataSource postgres() throws SQLException {
+        return emptied(TestDatabase.postgres().derived("shard").newPool());
+    }
+
     static DruidDataSource h2(Path dataDir) throws Exception {
         DruidDataSource pool = h2WithoutSchema(dataDir);
         try (Connection connection = pool.getConnection()) {

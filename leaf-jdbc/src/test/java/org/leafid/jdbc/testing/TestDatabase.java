@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 import org.apache.ibatis.jdbc.ScriptRunner;
 import org.junit.jupiter.api.Assumptions;
 import org.leafid.core.testing.TcpProxy;
+import org.leafid.jdbc.SqlDialect;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.mysql.MySQLContainer;
 
@@ -44,19 +45,46 @@ public final class TestDatabase {
     /** ER_DBACCESS_DENIED_ERROR, which a user without rights on a database gets whether it exists or not. */
     private static final int ACCESS_DENIED = 1044;
 
+    private static final String LOCAL_POSTGRES = "jdbc:postgresql://127.0.0.1:5432/";
+    /** PostgreSQL's invalid_catalog_name: the database does not exist. */
+    private static final String PG_UNKNOWN_DATABASE = "3D000";
+
     private final String url;
     private final String user;
     private final String password;
+    private final SqlDialect dialect;
 
     private TestDatabase(String url, String user, String password) {
         this.url = url;
         this.user = user;
         this.password = password;
+        this.dialect = SqlDialect.ofUrl(url).orElseThrow(() -> new IllegalStateException(
+                "not a database the tests support: " + url));
     }
 
     /** Found once per test JVM, on first use (the JVM's lazy class initialisation). */
     private static final class Shared {
         static final TestDatabase INSTANCE = locate();
+    }
+
+    /** The PostgreSQL database, found once per test JVM on first use. */
+    private static final class SharedPostgres {
+        static final TestDatabase INSTANCE = locatePostgres();
+    }
+
+    /**
+     * The PostgreSQL database for this test run, with the tables of {@code sql/postgresql/}:
+     * {@code LEAF_TEST_PG_URL} (with {@code _USER}, {@code _PASSWORD}), else {@code leaf_test} on the
+     * PostgreSQL at 127.0.0.1:5432 as {@code postgres} (trust auth, as {@code .ci/run} sets it up);
+     * else the test fails when {@code CI} is set and is skipped with a message otherwise.
+     */
+    public static TestDatabase postgres() {
+        return SharedPostgres.INSTANCE;
+    }
+
+    /** The SQL this database speaks. */
+    public SqlDialect dialect() {
+        return dialect;
     }
 
     /**
@@ -98,7 +126,8 @@ public final class TestDatabase {
     /** Drops this database: for one a test created. */
     public void drop() {
         try {
-            execute("DROP DATABASE IF EXISTS `" + name() + "`");
+            execute(dialect == SqlDialect.POSTGRESQL ? "DROP DATABASE IF EXISTS \"" + name() + "\" WITH (FORCE)"
+                    : "DROP DATABASE IF EXISTS `" + name() + "`");
         } catch (SQLException e) {
             throw new IllegalStateException("could not drop " + name(), e);
         }
@@ -111,6 +140,14 @@ public final class TestDatabase {
      * {@code sql/worker_node.sql} (uid-generator's) when {@code WORKER_NODE} is missing.
      */
     public void createTables() {
+        if (dialect == SqlDialect.POSTGRESQL) {
+            // Every script of sql/postgresql/ is idempotent, id_alloc's and WORKER_NODE's included.
+            for (String table : List.of("leaf_alloc", "leaf_workerid_alloc", "leaf_shard", "leaf_high_water",
+                    "id_alloc", "worker_node")) {
+                runWhole(repoFile("sql/postgresql/" + table + ".sql"));
+            }
+            return;
+        }
         runScript(repoFile("sql/leaf_alloc.sql"));
         runScript(repoFile("sql/leaf_workerid_alloc.sql"));
         runScript(repoFile("sql/leaf_shard.sql"));
@@ -130,6 +167,23 @@ public final class TestDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("could not list the tables of " + url, e);
         }
+    }
+
+    /**
+     * Empties {@code table} and starts its generated ids from 1 again (MySQL's TRUNCATE does that by
+     * itself; PostgreSQL's identity sequence needs {@code RESTART IDENTITY}).
+     */
+    public void truncateRestartingIds(String table) {
+        update(dialect == SqlDialect.POSTGRESQL ? "TRUNCATE TABLE " + table + " RESTART IDENTITY"
+                : "TRUNCATE TABLE " + table);
+    }
+
+    /** Sets {@code leaf_workerid_alloc}'s next generated id to one past its highest row, as deletions leave gaps. */
+    public void resetWorkerRowIds() {
+        update(dialect == SqlDialect.POSTGRESQL
+                ? "SELECT setval(pg_get_serial_sequence('leaf_workerid_alloc', 'id'), "
+                        + "COALESCE(MAX(id), 0) + 1, false) FROM leaf_workerid_alloc"
+                : "ALTER TABLE leaf_workerid_alloc AUTO_INCREMENT = 1");
     }
 
     public String user() {
@@ -249,7 +303,7 @@ public final class TestDatabase {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }
-            statement.executeUpdate();
+            statement.execute();
         } catch (SQLException e) {
             throw new IllegalStateException(sql, e);
         }
@@ -277,6 +331,39 @@ public final class TestDatabase {
         } catch (SQLException | IOException e) {
             throw new IllegalStateException("could not run " + script + " on " + url, e);
         }
+    }
+
+    /**
+     * A PostgreSQL script as one simple query: the driver sends it whole, and the server splits it,
+     * dollar-quoted function bodies included (which MyBatis's ScriptRunner would cut at their ';').
+     */
+    private void runWhole(Path script) {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute(Files.readString(script, StandardCharsets.UTF_8));
+        } catch (SQLException | IOException e) {
+            throw new IllegalStateException("could not run " + script + " on " + url, e);
+        }
+    }
+
+    private static TestDatabase locatePostgres() {
+        String url = System.getenv("LEAF_TEST_PG_URL");
+        if (url != null && !url.isBlank()) {
+            return prepare(url, envOr("LEAF_TEST_PG_USER", "postgres"), envOr("LEAF_TEST_PG_PASSWORD", ""));
+        }
+        try {
+            DriverManager.getConnection(LOCAL_POSTGRES + "postgres?connectTimeout=2", "postgres", "").close();
+        } catch (SQLException e) {
+            String how = "No PostgreSQL for the PostgreSQL tests: set LEAF_TEST_PG_URL (and LEAF_TEST_PG_USER, "
+                    + "LEAF_TEST_PG_PASSWORD), or run PostgreSQL on 127.0.0.1:5432 with user postgres and trust "
+                    + "authentication, as .ci/run does (" + e.getMessage() + ")";
+            if (System.getenv("CI") != null) {
+                throw new IllegalStateException(how, e);
+            }
+            System.out.println("[skipped] " + how);
+            Assumptions.abort(how);
+            throw new AssertionError("unreachable");
+        }
+        return prepare(LOCAL_POSTGRES + LOCAL_DATABASE, "postgres", "");
     }
 
     private static TestDatabase locate() {
@@ -322,14 +409,16 @@ public final class TestDatabase {
             connect().close();
             return;
         } catch (SQLException e) {
-            if (e.getErrorCode() != UNKNOWN_DATABASE && e.getErrorCode() != ACCESS_DENIED) {
+            if (e.getErrorCode() != UNKNOWN_DATABASE && e.getErrorCode() != ACCESS_DENIED
+                    && !PG_UNKNOWN_DATABASE.equals(e.getSQLState())) {
                 throw new IllegalStateException("could not connect to the test database " + url + " as '" + user
                         + "': " + e.getMessage(), e);
             }
             unusable = e;
         }
         try {
-            execute("CREATE DATABASE IF NOT EXISTS `" + name + "`");
+            execute(dialect == SqlDialect.POSTGRESQL ? "CREATE DATABASE \"" + name + "\""
+                    : "CREATE DATABASE IF NOT EXISTS `" + name + "`");
             // Created here, so dropped here: a test run leaves the server as it found it.
             Runtime.getRuntime().addShutdownHook(new Thread(this::dropAtExit, "drop-" + name));
         } catch (SQLException e) {
@@ -350,9 +439,13 @@ public final class TestDatabase {
         }
     }
 
-    /** Runs one statement on the server of {@link #url()}, outside any database. */
+    /**
+     * Runs one statement on the server of {@link #url()}, outside any database (PostgreSQL's sessions
+     * are always in one: there, its maintenance database {@code postgres}).
+     */
     private void execute(String sql) throws SQLException {
-        try (Connection server = DriverManager.getConnection(urlPart(1) + urlPart(3), user, password);
+        String serverUrl = urlPart(1) + (dialect == SqlDialect.POSTGRESQL ? "postgres" : "") + urlPart(3);
+        try (Connection server = DriverManager.getConnection(serverUrl, user, password);
                 Statement statement = server.createStatement()) {
             statement.executeUpdate(sql);
         }

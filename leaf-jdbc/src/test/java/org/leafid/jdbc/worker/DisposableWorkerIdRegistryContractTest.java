@@ -20,8 +20,13 @@ class DisposableWorkerIdRegistryContractTest extends WorkerIdRegistryContractTes
 
     static final long LEAF_MAX_WORKER_ID = 1023;
 
-    private final TestDatabase database = TestDatabase.get().derived("disposable");
+    private final TestDatabase database = database();
     private final List<DruidDataSource> pools = new ArrayList<>();
+
+    /** uid-generator's table in a database of its own: beside the MySQL-protocol test database here. */
+    TestDatabase database() {
+        return TestDatabase.get().derived("disposable");
+    }
 
     DisposableWorkerIdRegistryContractTest() {
         super(Restart.NEW_ID_EVERY_START);
@@ -29,7 +34,7 @@ class DisposableWorkerIdRegistryContractTest extends WorkerIdRegistryContractTes
 
     @BeforeEach
     void emptyTable() {
-        database.update("TRUNCATE TABLE WORKER_NODE");
+        database.truncateRestartingIds("WORKER_NODE");
     }
 
     @AfterEach

@@ -25,7 +25,7 @@ import org.leafid.jdbc.testing.TestDatabase;
  */
 class JdbcWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContractTest {
 
-    private final TestDatabase database = TestDatabase.get();
+    private final TestDatabase database = database();
     private final String ip = "10.5." + ThreadLocalRandom.current().nextInt(256) + "."
             + ThreadLocalRandom.current().nextInt(1, 255);
     private final List<DruidDataSource> pools = new ArrayList<>();
@@ -37,7 +37,7 @@ class JdbcWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContractTes
     @BeforeEach
     void openProxy() throws IOException {
         // Deleted rows leave AUTO_INCREMENT where it was; back to max(id) + 1 keeps row ids below 1024.
-        database.update("ALTER TABLE leaf_workerid_alloc AUTO_INCREMENT = 1");
+        database.resetWorkerRowIds();
         String[] target = database.hostAndPort();
         proxy = new TcpProxy(target[0], Integer.parseInt(target[1]));
     }
@@ -47,6 +47,11 @@ class JdbcWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContractTes
         proxy.close();
         pools.forEach(DruidDataSource::close);
         database.update("DELETE FROM leaf_workerid_alloc WHERE ip = ?", ip);
+    }
+
+    /** The database the rows go to: the MySQL-protocol test database here, PostgreSQL in a subclass. */
+    TestDatabase database() {
+        return TestDatabase.get();
     }
 
     JdbcWorkerIdRegistryContractTest() {

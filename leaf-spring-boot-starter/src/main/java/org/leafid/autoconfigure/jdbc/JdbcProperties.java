@@ -1,15 +1,20 @@
 package org.leafid.autoconfigure.jdbc;
 
 import java.time.Duration;
+import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafValues;
+import org.leafid.jdbc.JdbcUrls;
+import org.leafid.jdbc.SqlDialect;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * {@code leaf.jdbc.*}: the MySQL database holding {@code leaf_alloc}. An empty url means the
- * embedded H2 database under {@code leaf.data-dir}.
+ * {@code leaf.jdbc.*}: the database holding {@code leaf_alloc}, MySQL's kind (MySQL, MariaDB, TiDB)
+ * or PostgreSQL, told apart by the url alone. An empty url means the embedded H2 database under
+ * {@code leaf.data-dir}.
  *
- * @param url JDBC url of the MySQL database; empty means the embedded H2 database
+ * @param url JDBC url of the database: {@code jdbc:mysql:…}, {@code jdbc:mariadb:…} or {@code jdbc:postgresql:…}
+ *     (the SQL Leaf speaks follows it); empty means the embedded H2 database
  * @param username database user
  * @param password database password
  * @param poolSize connections kept by the pool
@@ -27,6 +32,10 @@ public record JdbcProperties(
 
     public JdbcProperties {
         LeafValues.requireBetween("leaf.jdbc.pool-size", poolSize, 1, 256);
+        if (url != null && !url.isBlank() && SqlDialect.ofUrl(url).isEmpty()) {
+            throw new LeafConfigurationException("leaf.jdbc.url", "is " + JdbcUrls.withoutPassword(url.trim())
+                    + "…, not a database Leaf supports.", "Leaf supports " + SqlDialect.SUPPORTED + ".");
+        }
     }
 
     public boolean embedded() {
@@ -36,6 +45,7 @@ public record JdbcProperties(
     @Override
     public String toString() {
         // never print the password
-        return "JdbcProperties[url=" + url + ", username=" + username + ", poolSize=" + poolSize + "]";
+        return "JdbcProperties[url=" + JdbcUrls.withoutPassword(url) + ", username=" + username
+                + ", poolSize=" + poolSize + "]";
     }
 }

@@ -77,7 +77,14 @@ public class LeafJdbcAutoConfiguration {
     @Lazy
     @ConditionalOnMissingBean
     SqlSessionFactory leafSqlSessions(LeafDataSource leafDataSource) {
-        return LeafSqlSessions.create(leafDataSource.dataSource());
+        try {
+            // The SQL follows the database: the url of Leaf's own pool (checked by JdbcProperties), or
+            // what the application's DataSource says it is.
+            return LeafSqlSessions.create(leafDataSource.dataSource());
+        } catch (IllegalArgumentException unsupported) {
+            throw new LeafConfigurationException("leaf.jdbc.url", "is unset and " + unsupported.getMessage() + ".",
+                    "Set leaf.jdbc.url to the database of leaf_alloc.");
+        }
     }
 
     private static DruidDataSource pool(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {

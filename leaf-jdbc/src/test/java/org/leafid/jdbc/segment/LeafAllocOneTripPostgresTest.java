@@ -1,0 +1,125 @@
+package org.leafid.jdbc.segment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.alibaba.druid.filter.FilterChain;
+import com.alibaba.druid.filter.FilterEventAdapter;
+import com.alibaba.druid.pool.DruidDataSource;
+import com.alibaba.druid.proxy.jdbc.ConnectionProxy;
+import com.alibaba.druid.proxy.jdbc.StatementProxy;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.leafid.core.segment.AllocRow;
+import org.leafid.jdbc.session.LeafSqlSessions;
+import org.leafid.jdbc.testing.TestDatabase;
+
+/**
+ * On PostgreSQL a reservation is one statement and no separate commit (one round trip), counted at the
+ * pool; concurrent reservations by two "servers" (two pools) never overlap; a row set back below its
+ * mark still gets a block above it (the transaction path takes over).
+ */
+class LeafAllocOneTripPostgresTest {
+
+    private final TestDatabase database = TestDatabase.postgres();
+    private final List<DruidDataSource> pools = new ArrayList<>();
+    private final AtomicInteger statements = new AtomicInteger();
+    private final AtomicInteger commits = new AtomicInteger();
+
+    @AfterEach
+    void closePools() {
+        pools.forEach(DruidDataSource::close);
+    }
+
+    private LeafAllocRepository store() {
+        DruidDataSource pool = database.newPool();
+        pool.setProxyFilters(List.of(new FilterEventAdapter() {
+            @Override
+            protected void statementExecuteBefore(StatementProxy statement, String sql) {
+                statements.incrementAndGet();
+            }
+
+            @Override
+            public void connection_commit(FilterChain chain, ConnectionProxy connection) throws SQLException {
+                commits.incrementAndGet();
+                super.connection_commit(chain, connection);
+            }
+        }));
+        pools.add(pool);
+        return new LeafAllocRepository(LeafSqlSessions.create(pool));
+    }
+
+    @Test
+    void aReservationIsOneStatementWithoutACommitOfItsOwn() {
+        LeafAllocRepository store = store();
+        String tag = database.newTag("one-trip", 1, 100);
+        store.reserve(tag, 1); // the first one may create nothing, but warms the pool's connection
+        statements.set(0);
+        commits.set(0);
+
+        AllocRow row = store.reserve(tag, 1);
+
+        assertThat(row.maxId()).isEqualTo(201);
+        assertThat(statements.get()).as("statements sent").isEqualTo(1);
+        assertThat(commits.get()).as("separate commits").isZero();
+        assertThat(database.number("SELECT high FROM leaf_high_water WHERE name = ?", "leaf_alloc:" + tag))
+                .isEqualTo(201);
+        database.deleteTag(tag);
+    }
+
+    @Test
+    void twoServersReservingAtOnceNeverGetTheSameBlock() throws Exception {
+        LeafAllocRepository first = store();
+        LeafAllocRepository second = store();
+        String tag = database.newTag("one-trip-race", 1, 10);
+        Set<Long> ids = ConcurrentHashMap.newKeySet();
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                LeafAllocRepository store = t % 2 == 0 ? first : second;
+                running.add(threads.submit(() -> {
+                    for (int i = 0; i < 50; i++) {
+                        AllocRow row = store.reserve(tag, 1);
+                        for (long id = row.maxId() - row.step(); id < row.maxId(); id++) {
+                            if (!ids.add(id)) {
+                                throw new AssertionError("ID " + id + " reserved twice");
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) {
+                f.get();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(ids).hasSize(8 * 50 * 10);
+        assertThat(Collections.max(ids)).isEqualTo(database.maxId(tag) - 1);
+        database.deleteTag(tag);
+    }
+
+    @Test
+    void aRowSetBackBelowItsMarkGetsABlockAboveTheMark() {
+        LeafAllocRepository store = store();
+        String tag = database.newTag("one-trip-back", 1, 100);
+        long served = store.reserve(tag, 1).maxId(); // 101: the mark
+        database.update("UPDATE leaf_alloc SET max_id = 1 WHERE biz_tag = ?", tag); // an operator's mistake
+
+        AllocRow row = store.reserve(tag, 1);
+
+        assertThat(row.maxId() - row.step()).isGreaterThanOrEqualTo(served);
+        database.deleteTag(tag);
+    }
+}
