@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class HighWaterMarks {
 
     /** The script that creates the table, named when it is missing and cannot be created. */
-    public static final String TABLE_SCRIPT = "sql/leaf_high_water.sql";
+    public static final String TABLE_SCRIPT = SqlDialect.scripts("leaf_high_water.sql");
 
     private static final Logger log = LoggerFactory.getLogger(HighWaterMarks.class);
     private static final Duration LOG_INTERVAL = Duration.ofMinutes(1);

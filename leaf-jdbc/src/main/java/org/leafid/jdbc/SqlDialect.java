@@ -26,6 +26,14 @@ public enum SqlDialect {
         this.databaseId = databaseId;
     }
 
+    /**
+     * The script of {@code sql/} that creates a table, named for either kind of database, as failures
+     * and logs name it: {@code sql/leaf_alloc.sql (sql/postgresql/leaf_alloc.sql on PostgreSQL)}.
+     */
+    public static String scripts(String file) {
+        return "sql/" + file + " (sql/postgresql/" + file + " on PostgreSQL)";
+    }
+
     /** The MyBatis {@code databaseId} of the statements written for this dialect. */
     public String databaseId() {
         return databaseId;

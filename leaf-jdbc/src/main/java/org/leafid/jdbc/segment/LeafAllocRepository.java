@@ -12,6 +12,7 @@ import org.leafid.core.segment.TagExhaustedException;
 import org.leafid.core.segment.UnknownTagException;
 import org.leafid.jdbc.HighWaterMarks;
 import org.leafid.jdbc.PoolUrls;
+import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
 
@@ -31,7 +32,7 @@ import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
 public final class LeafAllocRepository implements SegmentStore {
 
     /** The script that creates the table, named in the hint when it is missing. */
-    public static final String TABLE_SCRIPT = "sql/leaf_alloc.sql";
+    public static final String TABLE_SCRIPT = SqlDialect.scripts("leaf_alloc.sql");
 
     private final SqlSessionFactory sessions;
     private final String url;
@@ -97,7 +98,8 @@ public final class LeafAllocRepository implements SegmentStore {
             return null;
         }
         long size = Math.max(requestedStep, reserved.step());
-        return reserved.maxId() - size >= reserved.markBefore() ? new AllocRow(tag, reserved.maxId(), reserved.step()) : null;
+        boolean aboveMark = reserved.maxId() - size >= reserved.markBefore();
+        return aboveMark ? new AllocRow(tag, reserved.maxId(), reserved.step()) : null;
     }
 
     /**

@@ -17,6 +17,7 @@ import org.leafid.core.shard.UnknownAppException;
 import org.leafid.core.shard.UnknownShardException;
 import org.leafid.jdbc.HighWaterMarks;
 import org.leafid.jdbc.PoolUrls;
+import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 
 /**
@@ -32,7 +33,7 @@ import org.leafid.jdbc.SqlFailures;
 public final class IdAllocRepository implements ShardStore {
 
     /** The script that creates the table, named in the hint when it is missing. */
-    public static final String TABLE_SCRIPT = "sql/id_alloc.sql";
+    public static final String TABLE_SCRIPT = SqlDialect.scripts("id_alloc.sql");
     /** Shards per app: an ID carries the shard in 6 bits. */
     public static final int SHARDS = 64;
     /** App ids 0..255: an ID carries the app in 8 bits. */

@@ -8,6 +8,7 @@ import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.jdbc.PoolUrls;
+import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.shard.LeafShardMapper.RecordedMode;
 import org.slf4j.Logger;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class ShardKeyFingerprints {
 
     /** The script that creates the table, named in the hint when it is missing. */
-    public static final String TABLE_SCRIPT = "sql/leaf_shard.sql";
+    public static final String TABLE_SCRIPT = SqlDialect.scripts("leaf_shard.sql");
     /** The mode recorded for an app whose IDs carry their indexes as they are. */
     public static final String PLAIN = "plain";
 

@@ -7,6 +7,7 @@ import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.core.worker.ReservationSink;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
+import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +27,7 @@ public final class DisposableWorkerIdRegistry implements WorkerIdRegistry {
     /** uid-generator's {@code TYPE} of a process on a host of its own ({@code WorkerNodeType.ACTUAL}). */
     static final int TYPE_ACTUAL = 2;
 
-    private static final String TABLE_SCRIPT = "sql/worker_node.sql";
+    private static final String TABLE_SCRIPT = SqlDialect.scripts("worker_node.sql");
 
     private final SqlSessionFactory sessions;
     private final InstanceAddress instance;

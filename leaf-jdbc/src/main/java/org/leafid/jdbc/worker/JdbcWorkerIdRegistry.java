@@ -15,6 +15,7 @@ import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.ReservationFile.Recorded;
 import org.leafid.core.worker.StartReservation;
 import org.leafid.core.worker.WriteBehindSink;
+import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.worker.WorkerIdAllocMapper.Row;
 import org.slf4j.Logger;
@@ -39,7 +40,7 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
 
     private static final Logger log = LoggerFactory.getLogger(JdbcWorkerIdRegistry.class);
 
-    private static final String TABLE_SCRIPT = "sql/leaf_workerid_alloc.sql";
+    private static final String TABLE_SCRIPT = SqlDialect.scripts("leaf_workerid_alloc.sql");
 
     private final SqlSessionFactory sessions;
     private final InstanceAddress instance;

@@ -123,6 +123,18 @@ class ConfigurationMistakesTest {
         }
     }
 
+    /** The store follows the url; a url of another database ends the start in one line listing the supported ones. */
+    @Test
+    void aUrlOfADatabaseLeafDoesNotSupportStopsTheStartNamingTheKeyAndTheDatabases(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.jdbc.url=jdbc:oracle:thin:leaf/S3cret@db.example:1521/leaf"))
+                .hasStackTraceContaining("leaf.jdbc.url");
+        String printed = output.toString();
+        assertThat(printed).contains(FAILED, "leaf.jdbc.url is jdbc:oracle:…, not a database Leaf supports",
+                "PostgreSQL (jdbc:postgresql:…)", "MySQL, MariaDB or TiDB").doesNotContain("S3cret");
+        assertThat(printed.lines().filter(line -> line.strip().startsWith("at ")).count())
+                .as("stack frames printed").isZero();
+    }
+
     /** A worker id that cannot be had ends in the summary with the reason, not a long stack trace. */
     @Test
     void unreachableZookeeperWithoutCacheFilesEndsInTheSummaryNotAStackTrace(CapturedOutput output) {

@@ -1,6 +1,7 @@
 package org.leafid.autoconfigure.snowflake;
 
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.jdbc.SqlDialect;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
@@ -35,7 +36,8 @@ public class DisposableWorkerIdAutoConfiguration {
         if (leafDataSource.embedded()) {
             throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=disposable: "
                     + "worker ids are rows of WORKER_NODE in that database.", "Set leaf.jdbc.url (and create the "
-                    + "table with sql/worker_node.sql, uid-generator's script), or choose another leaf.snowflake.mode.");
+                    + "table with " + SqlDialect.scripts("worker_node.sql")
+                    + ", uid-generator's script), or choose another leaf.snowflake.mode.");
         }
         if (layout.workerBits() <= FEW_WORKER_BITS && !properties.disposable().allowFewWorkerBits()) {
             throw new LeafConfigurationException("leaf.snowflake.mode", "is disposable with a layout of "

@@ -3,6 +3,7 @@ package org.leafid.autoconfigure.snowflake;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.jdbc.SqlDialect;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
@@ -42,7 +43,8 @@ public class JdbcWorkerIdAutoConfiguration {
         if (leafDataSource.embedded()) {
             throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=mysql: "
                     + "worker ids are rows of leaf_workerid_alloc in that database.", "Set leaf.jdbc.url (and "
-                    + "create the table with sql/leaf_workerid_alloc.sql), or choose another leaf.snowflake.mode.");
+                    + "create the table with " + SqlDialect.scripts("leaf_workerid_alloc.sql")
+                    + "), or choose another leaf.snowflake.mode.");
         }
         return new JdbcWorkerIdRegistry(leafSqlSessions, instance, files.registry(), workerIdRowWriter,
                 snowflakeLayout.maxWorkerId());

@@ -7,6 +7,7 @@ import java.time.InstantSource;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.jdbc.SqlDialect;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
@@ -90,7 +91,8 @@ public class RedisShardBufferAutoConfiguration {
             if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
                 throw new LeafConfigurationException("leaf.shard.buffer", "is redis, but the table "
                         + "leaf_shard_watermark of the lagging-replica guard is missing: " + e.getMessage(),
-                        "Run sql/leaf_shard.sql on the database of id_alloc (it creates Leaf's own shard tables "
+                        "Run " + SqlDialect.scripts("leaf_shard.sql")
+                                + " on the database of id_alloc (it creates Leaf's own shard tables "
                         + "and leaves id_alloc as it is).");
             }
         }
