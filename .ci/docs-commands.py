@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Runs the commands of the docs as a reader would: every command line of a ```sh block of
 README.md and docs/*.md, and the SQL the pages tell a reader to run, against the server jar that
-the build made (a copy, in a temporary directory, on a free port) and the local MariaDB (a scratch
-database in place of `leaf`, dropped at the end). A command that this script neither runs nor
+the build made (a copy, in a temporary directory, on a free port), the local MariaDB and the local
+PostgreSQL (a scratch database in place of `leaf` on each, dropped at the end). A command that this script neither runs nor
 knows to be checked elsewhere fails it, so a new command in the docs needs a rule here.
 
     python3 .ci/docs-commands.py            (after ./mvnw verify or package; .ci/run calls it)
@@ -24,6 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JAR = os.environ.get("LEAF_SERVER_JAR") or os.path.join(ROOT, "leaf-server", "target", "leaf-server.jar")
 PAGES = ["README.md"] + sorted(glob.glob("docs/*.md", root_dir=ROOT))
 MYSQL = "mysql --protocol=tcp -h 127.0.0.1 -P 3306 -u root"
+# The machine's PostgreSQL (.ci/run makes sure it answers), as user postgres with trust auth.
+PG = "-h 127.0.0.1 -p 5432 -U postgres"
 
 # Commands that are checked elsewhere, with where.
 ELSEWHERE = [
@@ -36,6 +38,7 @@ ELSEWHERE = [
 ]
 
 MYSQL_PAGE = "docs/getting-started-mysql.md"
+PG_PAGE = "docs/databases.md"
 
 passed, failed = 0, 0
 
@@ -144,6 +147,23 @@ def mysql_server(work, env, database):
     return Server(work, env, properties=properties)
 
 
+def pg_server(work, env, database):
+    """The PostgreSQL section's steps 2 and 3: its SQL on the scratch database, then the server with
+    the section's leaf.properties (the connection pointed at the scratch database)."""
+    for statement in blocks(PG_PAGE, "sql"):
+        out = subprocess.run(["psql"] + PG.split() + ["-v", "ON_ERROR_STOP=1", "-d", database, "-c", statement],
+                             capture_output=True, text=True)
+        report(out.returncode == 0, PG_PAGE, statement, out.stderr.strip()[:300])
+    local = {"leaf.jdbc.url": f"jdbc:postgresql://127.0.0.1:5432/{database}",
+             "leaf.jdbc.username": "postgres", "leaf.jdbc.password": ""}
+    properties = []
+    for line in blocks(PG_PAGE, "properties"):
+        key = line.split("=", 1)[0].strip()
+        properties.append(f"{key}={local[key]}" if key in local else line)
+    assert any(p.startswith("leaf.jdbc.url=jdbc:postgresql:") for p in properties), "the page sets no PostgreSQL url"
+    return Server(work, env, properties=properties)
+
+
 def main():
     if not os.path.isfile(JAR):
         raise SystemExit(f"[docs] {JAR} is missing: build it first")
@@ -179,6 +199,9 @@ def main():
                 if page == MYSQL_PAGE:
                     current = mysql_server(work, env, database)
                     servers.append(current)
+                elif page == PG_PAGE:
+                    current = pg_server(work, env, database)
+                    servers.append(current)
                 report(True, page, command, f"run (a copy of the jar, port {current.port}); "
                                             ".ci/run's ./mvnw -B verify builds the jar")
             elif command.startswith("curl "):
@@ -189,6 +212,15 @@ def main():
                 body = re.sub(r"(?<=EXISTS )leaf\b", database, body)
                 body = body.replace("mysql ", MYSQL + " ", 1)
                 out = subprocess.run(["bash", "-c", body], cwd=ROOT, capture_output=True, text=True, timeout=60)
+                report(out.returncode == 0, page, command, out.stderr.strip()[:300])
+            elif re.match(r"^(createdb|psql) ", command):
+                # The reader's database `leaf` is a scratch database here, on the machine's PostgreSQL.
+                body, _, _ = command.partition(" #")
+                tool, _, rest = body.strip().partition(" ")
+                rest = re.sub(r"(^|-d )leaf\b", lambda m: m.group(1) + database, rest)
+                extra = " -v ON_ERROR_STOP=1" if tool == "psql" else ""
+                out = subprocess.run(["bash", "-c", f"{tool} {PG}{extra} {rest}"], cwd=ROOT, capture_output=True,
+                                     text=True, timeout=60)
                 report(out.returncode == 0, page, command, out.stderr.strip()[:300])
             elif command.startswith("ops/start-cache.sh "):
                 parts = command.split()
@@ -205,6 +237,7 @@ def main():
         for server in servers:
             server.stop()
         subprocess.run(MYSQL.split() + ["-e", f"DROP DATABASE IF EXISTS {database}"], capture_output=True)
+        subprocess.run(["dropdb"] + PG.split() + ["--if-exists", "--force", database], capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
     print(f"[docs] {passed + failed} commands of the docs: {passed} ran or are checked elsewhere, {failed} did not")
     return 1 if failed else 0

@@ -20,6 +20,8 @@ BEGIN
 END;
 $$;
 
+-- Quiet: the first run has no trigger to drop, and psql would say so.
+SET client_min_messages = warning;
 DROP TRIGGER IF EXISTS id_alloc_update_time ON id_alloc;
 CREATE TRIGGER id_alloc_update_time BEFORE UPDATE ON id_alloc
   FOR EACH ROW EXECUTE FUNCTION leaf_touch_update_time();

@@ -17,6 +17,8 @@ BEGIN
 END;
 $$;
 
+-- Quiet: the first run has no trigger to drop, and psql would say so.
+SET client_min_messages = warning;
 DROP TRIGGER IF EXISTS leaf_alloc_update_time ON leaf_alloc;
 CREATE TRIGGER leaf_alloc_update_time BEFORE UPDATE ON leaf_alloc
   FOR EACH ROW EXECUTE FUNCTION leaf_touch_update_time();

@@ -18,6 +18,8 @@ BEGIN
 END;
 $$;
 
+-- Quiet: the first run has no trigger to drop, and psql would say so.
+SET client_min_messages = warning;
 DROP TRIGGER IF EXISTS leaf_workerid_alloc_update_time ON leaf_workerid_alloc;
 CREATE TRIGGER leaf_workerid_alloc_update_time BEFORE UPDATE ON leaf_workerid_alloc
   FOR EACH ROW EXECUTE FUNCTION leaf_touch_update_time();
