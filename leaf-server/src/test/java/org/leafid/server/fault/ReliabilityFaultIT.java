@@ -28,7 +28,7 @@ import org.leafid.server.support.TestReports;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReliabilityFaultIT {
 
-    private static final int SCENARIOS = 18;
+    private static final int SCENARIOS = 19;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -164,6 +164,12 @@ class ReliabilityFaultIT {
         } finally {
             sharedServer = null;
         }
+    }
+
+    @Test
+    @Order(16)
+    void twoServersOnPostgresqlThroughEndedBackendsAndARestartRepeatNoId() throws Exception {
+        scenario("PostgreSQL: backends ended, restart", result -> PostgresScenario.run(context, result));
     }
 
     /** The server with an admin token, shared by the bad-input scenario and the security review. */
