@@ -35,6 +35,11 @@ ELSEWHERE = [
      "builds the modules that .ci/run's ./mvnw -B verify builds and tests; install only copies the jars"),
     (r"^\./mvnw -B verify$",
      "the test command: .ci/run runs it before the docs' commands, and fails if it fails"),
+    (r"^docker build -t leaf-server:[\w.]+ \.$",
+     "needs a Docker engine (none here); the image builds the jar that .ci/run's ./mvnw -B verify builds and tests"),
+    (r"^kubectl apply -f deploy/kubernetes/$",
+     "needs a Kubernetes cluster (none here); KubernetesManifestsTest checks deploy/kubernetes/ against the server, "
+     "KubernetesModeTest starts the server with its ConfigMap's leaf.properties"),
 ]
 
 MYSQL_PAGE = "docs/getting-started-mysql.md"

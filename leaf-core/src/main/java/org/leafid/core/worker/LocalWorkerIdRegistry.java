@@ -4,8 +4,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code local} mode: the worker id comes from configuration and its reservation is kept in
- * {@code {data-dir}/{leaf.name}/{port}/workId.json}.
+ * A worker id fixed from outside, its reservation kept in {@code {data-dir}/{leaf.name}/{port}/workId.json}:
+ * the {@code local} mode (the id from configuration) and the {@code kubernetes} mode (the id from the
+ * pod's StatefulSet ordinal, the file on the pod's own volume). Nothing is shared between instances,
+ * so what keeps their ids apart is whoever fixes them.
  */
 public final class LocalWorkerIdRegistry implements WorkerIdRegistry {
 
@@ -33,7 +35,7 @@ public final class LocalWorkerIdRegistry implements WorkerIdRegistry {
                     return cached.reservedUntilMillis();
                 })
                 .orElse(0L);
-        log.info("Snowflake mode local: {} uses worker id {} (reservation cache {})", instance, workerId, cache.path());
+        log.info("Snowflake: {} uses worker id {} (reservation cache {})", instance, workerId, cache.path());
         return new Registration(workerId, recorded, cache);
     }
 }

@@ -26,6 +26,14 @@ public record LocalWorkerIds(Map<String, Integer> byInstance, int fallback, int 
         this(byInstance, fallback, WorkerIdRegistry.LEAF_MAX_WORKER_ID);
     }
 
+    /**
+     * One worker id whatever the instance's address: the {@code kubernetes} mode's, whose id comes from
+     * the pod name (the caller checks it against the layout first, naming its own keys).
+     */
+    public static LocalWorkerIds fixed(int workerId, int maxWorkerId) {
+        return new LocalWorkerIds(Map.of(), workerId, maxWorkerId);
+    }
+
     public int workerIdFor(InstanceAddress instance) {
         return byInstance.getOrDefault(instance.key(), fallback);
     }

@@ -28,6 +28,8 @@
  * from configuration (Leaf's {@code workIdMap} by {@code ip:port}, else
  * {@code leaf.snowflake.local.worker-id}; see {@link org.leafid.core.worker.LocalWorkerIds}) and the
  * reservation is kept in the instance's {@code workId.json}. No registry is shared between instances,
- * so keeping their ids distinct is the operator's job.
+ * so keeping their ids distinct is the operator's job. The {@code kubernetes} mode uses the same registry
+ * with the one id the starter reads from the pod's StatefulSet ordinal
+ * ({@link org.leafid.core.worker.LocalWorkerIds#fixed}); there Kubernetes keeps the ids distinct.
  */
 package org.leafid.core.worker;

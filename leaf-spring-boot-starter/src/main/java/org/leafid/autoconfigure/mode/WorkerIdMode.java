@@ -17,7 +17,9 @@ public enum WorkerIdMode {
     /** From {@code leaf.snowflake.local.*}. */
     LOCAL,
     /** A new row per start in uid-generator's {@code WORKER_NODE}; its ID is the worker id. */
-    DISPOSABLE;
+    DISPOSABLE,
+    /** The StatefulSet ordinal at the end of the pod name, plus {@code leaf.snowflake.kubernetes.offset}. */
+    KUBERNETES;
 
     /** As written in {@code leaf.properties}: {@code zk_normal}. */
     public String key() {

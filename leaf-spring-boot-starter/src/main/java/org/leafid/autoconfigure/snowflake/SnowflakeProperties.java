@@ -30,6 +30,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeUnit the unit of the time field, {@code ms} or {@code s}; unset, the preset's
  * @param borrowAhead when a time unit's sequences are spent, issue from the next units instead of waiting
  * @param disposable settings of the {@code disposable} worker-id mode
+ * @param kubernetes settings of the {@code kubernetes} worker-id mode
  * @param reportInterval how often the time reservation is renewed; it reaches 2 x this ahead
  * @param maxStartWait how long a start waits for the clock to pass a recorded reservation; keep it at
  *     least 2 x the report interval, so a restart right after a crash waits instead of being refused
@@ -49,6 +50,7 @@ public record SnowflakeProperties(
         @DefaultValue("false") boolean borrowAhead,
         @DefaultValue Disposable disposable,
         @DefaultValue Local local,
+        @DefaultValue Kubernetes kubernetes,
         @DefaultValue("3s") Duration reportInterval,
         @DefaultValue("10s") Duration maxStartWait,
         @DefaultValue("5ms") Duration maxBackwardsWait,
@@ -175,6 +177,22 @@ public record SnowflakeProperties(
      *     every start uses one of at most 1,024 ids for good
      */
     public record Disposable(@DefaultValue("false") boolean allowFewWorkerBits) {}
+
+    /**
+     * @param podName the pod name whose StatefulSet ordinal ({@code name-N}) gives the worker id; empty
+     *     means the {@code HOSTNAME} environment variable, which Kubernetes sets to it
+     * @param offset added to the ordinal, so that several StatefulSets share one layout's worker ids
+     *     (one takes 0..9, the next 10..19…); ordinal + offset must be at most the layout's largest
+     *     worker id
+     */
+    public record Kubernetes(
+            String podName,
+            @DefaultValue("0") int offset) {
+
+        public Kubernetes {
+            LeafValues.requireBetween("leaf.snowflake.kubernetes.offset", offset, 0, Integer.MAX_VALUE);
+        }
+    }
 
     /**
      * @param address ZooKeeper connect string, for the zk modes

@@ -53,6 +53,10 @@ class ModeConditionsTest {
                 .run(context -> assertThat(context).hasBean("zookeeperWorkerIds").doesNotHaveBean("localWorkerIds"));
         runner.withPropertyValues("leaf.snowflake.zk.address=10.0.0.1:2181")
                 .run(context -> assertThat(context).hasBean("zookeeperWorkerIds"));
+        runner.withPropertyValues("leaf.snowflake.mode=KUBERNETES", "leaf.snowflake.zk.address=10.0.0.1:2181")
+                .run(context -> assertThat(context).as("an explicit mode wins over Leaf's rule")
+                        .hasBean("kubernetesWorkerIds").doesNotHaveBean("zookeeperWorkerIds")
+                        .doesNotHaveBean("localWorkerIds"));
         runner.withPropertyValues("leaf.snowflake.enable=no", "leaf.snowflake.mode=local")
                 .run(context -> assertThat(context).as("snowflake mode off").doesNotHaveBean("localWorkerIds"));
     }
@@ -90,6 +94,12 @@ class ModeConditionsTest {
         @ConditionalOnWorkerIdMode(WorkerIdMode.LOCAL)
         String localWorkerIds() {
             return "local";
+        }
+
+        @Bean
+        @ConditionalOnWorkerIdMode(WorkerIdMode.KUBERNETES)
+        String kubernetesWorkerIds() {
+            return "kubernetes";
         }
 
         @Bean
