@@ -31,7 +31,7 @@ RUN ./mvnw -B -q -pl leaf-server -am -Dmaven.test.skip=true package \
 # Java 25 at run time (the classes are Java 17): its AOT cache halves the start (BENCHMARKS.md,
 # leaf-bench/start-bench.sh).
 FROM eclipse-temurin:25-jre
-RUN groupadd --system leaf && useradd --system --gid leaf --home-dir /app --shell /usr/sbin/nologin leaf \
+RUN groupadd --system --gid 10001 leaf && useradd --system --uid 10001 --gid leaf --home-dir /app --shell /usr/sbin/nologin leaf \
     && mkdir -p /app/data && chown -R leaf:leaf /app
 WORKDIR /app
 # Layers from the least to the most often changed, so an image update ships only the last ones.

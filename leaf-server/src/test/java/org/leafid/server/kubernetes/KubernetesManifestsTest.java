@@ -102,6 +102,12 @@ class KubernetesManifestsTest {
         assertThat(dockerfileVariable("LEAF_DATA_DIR")).as("the image's variable, which outranks leaf.properties")
                 .isEqualTo(dataDir);
 
+        // The pod runs as the image's own user, who owns the working directory.
+        Object runAs = ((Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) statefulSet.get("spec")).get("template")).get("spec"))
+                .get("securityContext");
+        assertThat(dockerfileText()).contains("--uid " + ((Map<?, ?>) runAs).get("runAsUser"),
+                "--gid " + ((Map<?, ?>) runAs).get("runAsGroup"));
+
         Map<String, Object> config = named(mounts, "config");
         assertThat(string(config, "mountPath")).isEqualTo(dockerfile("WORKDIR") + "/leaf.properties");
         assertThat(string(config, "subPath")).isEqualTo("leaf.properties");
