@@ -11,6 +11,7 @@ import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.segment.LeafAllocMapper;
 import org.leafid.jdbc.segment.LeafAllocOneTripMapper;
 import org.leafid.jdbc.shard.IdAllocMapper;
+import org.leafid.jdbc.shard.IdAllocOneTripMapper;
 import org.leafid.jdbc.shard.LeafShardMapper;
 import org.leafid.jdbc.worker.WorkerIdAllocMapper;
 import org.leafid.jdbc.worker.WorkerNodeMapper;
@@ -46,6 +47,7 @@ public final class LeafSqlSessions {
         configuration.addMapper(HighWaterMapper.class);
         if (dialect == SqlDialect.POSTGRESQL) {
             configuration.addMapper(LeafAllocOneTripMapper.class);
+            configuration.addMapper(IdAllocOneTripMapper.class);
         }
         return new SqlSessionFactoryBuilder().build(configuration);
     }

@@ -45,11 +45,14 @@ public final class IdAllocRepository implements ShardStore {
     private final SqlSessionFactory sessions;
     private final String url;
     private final HighWaterMarks marks;
+    /** Whether the database reserves in one statement ({@link IdAllocOneTripMapper}). */
+    private final boolean oneTrip;
 
     /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public IdAllocRepository(SqlSessionFactory sessions) {
         this.sessions = sessions;
         this.url = PoolUrls.of(sessions);
+        this.oneTrip = sessions.getConfiguration().hasMapper(IdAllocOneTripMapper.class);
         this.marks = new HighWaterMarks(sessions, "id_alloc");
     }
 
@@ -59,6 +62,12 @@ public final class IdAllocRepository implements ShardStore {
             throw new IllegalArgumentException("blocks must be at least 1: " + blocks);
         }
         try {
+            if (oneTrip) {
+                ShardBlock block = reserveInOneTrip(appId, shardId, blocks);
+                if (block != null) {
+                    return block;
+                }
+            }
             return reserveAboveMark(appId, shardId, blocks);
         } catch (HighWaterMarks.MissingTableException firstUse) {
             try {
@@ -70,6 +79,33 @@ public final class IdAllocRepository implements ShardStore {
             }
             return reserveAboveMark(appId, shardId, blocks);
         }
+    }
+
+    /**
+     * The common case in one statement: the block, when it starts above the (app, shard)'s mark; null
+     * for everything the transaction below must decide (a missing app or shard, a refused step or
+     * limit, a row at or below its mark). A block reserved at or below the mark is left unused: the
+     * transaction reserves the next one and moves it past the mark.
+     */
+    private ShardBlock reserveInOneTrip(int appId, int shardId, int blocks) {
+        IdAllocOneTripMapper.Reserved reserved;
+        try (SqlSession session = sessions.openSession(true)) {
+            reserved = session.getMapper(IdAllocOneTripMapper.class)
+                    .reserve(appId, shardId, blocks, marks.name(markKey(appId, shardId)));
+        } catch (PersistenceException e) {
+            if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
+                throw new HighWaterMarks.MissingTableException(e);
+            }
+            throw new ShardStoreException("no block of app " + appId + " shard " + shardId
+                    + " could be reserved in id_alloc: " + explain(e, TABLE_SCRIPT), e);
+        }
+        if (reserved == null) {
+            return null;
+        }
+        long size = (long) reserved.step() * blocks;
+        long first = reserved.maxId() - size + 1;
+        return first > reserved.markBefore()
+                ? new ShardBlock(appId, shardId, first, reserved.maxId(), reserved.step()) : null;
     }
 
     /**

@@ -2,12 +2,7 @@ package org.leafid.jdbc.segment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.alibaba.druid.filter.FilterChain;
-import com.alibaba.druid.filter.FilterEventAdapter;
 import com.alibaba.druid.pool.DruidDataSource;
-import com.alibaba.druid.proxy.jdbc.ConnectionProxy;
-import com.alibaba.druid.proxy.jdbc.StatementProxy;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -16,11 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.jdbc.session.LeafSqlSessions;
+import org.leafid.jdbc.testing.StatementCounter;
 import org.leafid.jdbc.testing.TestDatabase;
 
 /**
@@ -32,8 +27,7 @@ class LeafAllocOneTripPostgresTest {
 
     private final TestDatabase database = TestDatabase.postgres();
     private final List<DruidDataSource> pools = new ArrayList<>();
-    private final AtomicInteger statements = new AtomicInteger();
-    private final AtomicInteger commits = new AtomicInteger();
+    private StatementCounter counter;
 
     @AfterEach
     void closePools() {
@@ -42,18 +36,7 @@ class LeafAllocOneTripPostgresTest {
 
     private LeafAllocRepository store() {
         DruidDataSource pool = database.newPool();
-        pool.setProxyFilters(List.of(new FilterEventAdapter() {
-            @Override
-            protected void statementExecuteBefore(StatementProxy statement, String sql) {
-                statements.incrementAndGet();
-            }
-
-            @Override
-            public void connection_commit(FilterChain chain, ConnectionProxy connection) throws SQLException {
-                commits.incrementAndGet();
-                super.connection_commit(chain, connection);
-            }
-        }));
+        counter = StatementCounter.on(pool);
         pools.add(pool);
         return new LeafAllocRepository(LeafSqlSessions.create(pool));
     }
@@ -63,14 +46,13 @@ class LeafAllocOneTripPostgresTest {
         LeafAllocRepository store = store();
         String tag = database.newTag("one-trip", 1, 100);
         store.reserve(tag, 1); // the first one may create nothing, but warms the pool's connection
-        statements.set(0);
-        commits.set(0);
+        counter.reset();
 
         AllocRow row = store.reserve(tag, 1);
 
         assertThat(row.maxId()).isEqualTo(201);
-        assertThat(statements.get()).as("statements sent").isEqualTo(1);
-        assertThat(commits.get()).as("separate commits").isZero();
+        assertThat(counter.statements()).as("statements sent").isEqualTo(1);
+        assertThat(counter.commits()).as("separate commits").isZero();
         assertThat(database.number("SELECT high FROM leaf_high_water WHERE name = ?", "leaf_alloc:" + tag))
                 .isEqualTo(201);
         database.deleteTag(tag);

@@ -1,0 +1,49 @@
+package org.leafid.jdbc.shard;
+
+import org.apache.ibatis.annotations.Arg;
+import org.apache.ibatis.annotations.ConstructorArgs;
+import org.apache.ibatis.annotations.Options;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+
+/**
+ * A shard block reservation in one round trip, where the database can modify and answer in one
+ * statement (PostgreSQL); registered for those databases only. The common case of
+ * {@link IdAllocRepository}'s transaction: advance the row's {@code max_id} by {@code blocks} steps,
+ * read the (app, shard)'s high-water mark, raise it to the new {@code max_id}. The repository checks
+ * the answer against the mark and takes its transaction for everything else. Why a mark read in the
+ * statement's snapshot is safe: see {@code LeafAllocOneTripMapper}.
+ */
+public interface IdAllocOneTripMapper {
+
+    @Select("""
+            WITH advanced AS (
+              UPDATE id_alloc
+                 SET max_id = max_id + CAST(step AS DECIMAL(20)) * #{blocks}
+               WHERE app_id = #{appId}
+                 AND shard_id = #{shardId}
+                 AND step >= 1
+                 AND max_id <= 9223372036854775807 - CAST(step AS DECIMAL(20)) * #{blocks}
+              RETURNING max_id, step
+            ), mark AS (
+              SELECT high FROM leaf_high_water WHERE name = #{markName}
+            ), raised AS (
+              INSERT INTO leaf_high_water(name, high)
+              SELECT #{markName}, max_id FROM advanced
+              ON CONFLICT (name) DO UPDATE SET high = GREATEST(leaf_high_water.high, EXCLUDED.high)
+            )
+            SELECT a.max_id, a.step, COALESCE((SELECT high FROM mark), 0) AS mark
+              FROM advanced a""")
+    @ConstructorArgs({
+        @Arg(column = "max_id", javaType = long.class),
+        @Arg(column = "step", javaType = int.class),
+        @Arg(column = "mark", javaType = long.class)
+    })
+    // A statement that writes: never answered from MyBatis's session cache.
+    @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+    Reserved reserve(@Param("appId") int appId, @Param("shardId") int shardId, @Param("blocks") long blocks,
+            @Param("markName") String markName);
+
+    /** The row's {@code max_id} and step after the reservation, and the mark before it. */
+    record Reserved(long maxId, int step, long markBefore) {}
+}
