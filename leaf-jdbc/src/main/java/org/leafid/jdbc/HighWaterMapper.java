@@ -12,6 +12,22 @@ import org.apache.ibatis.annotations.Update;
  */
 public interface HighWaterMapper {
 
+    /**
+     * The part of a one-statement reservation (PostgreSQL's data-modifying {@code WITH}) that reads
+     * the mark {@code #{markName}} as it was ({@code mark}) and raises it to the {@code max_id} of the
+     * statement's {@code advanced} rows, never lowering it; the statement goes on with its final SELECT.
+     */
+    String READ_AND_RAISE_MARK = """
+            mark AS (
+              SELECT high FROM leaf_high_water WHERE name = #{markName}
+            ), raised AS (
+              INSERT INTO leaf_high_water(name, high)
+              SELECT #{markName}, max_id FROM advanced
+              ON CONFLICT (name) DO UPDATE SET high = GREATEST(leaf_high_water.high, EXCLUDED.high)
+            )
+            """;
+
+
     @Select("SELECT high FROM leaf_high_water WHERE name = #{name}")
     Long high(@Param("name") String name);
 

@@ -5,6 +5,7 @@ import org.apache.ibatis.annotations.ConstructorArgs;
 import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
+import org.leafid.jdbc.HighWaterMapper;
 
 /**
  * A block reservation in one round trip, where the database can modify and answer in one
@@ -29,13 +30,7 @@ public interface LeafAllocOneTripMapper {
                WHERE biz_tag = #{tag}
                  AND max_id <= 9223372036854775807 - GREATEST(#{step}, step)
               RETURNING biz_tag, max_id, step
-            ), mark AS (
-              SELECT high FROM leaf_high_water WHERE name = #{markName}
-            ), raised AS (
-              INSERT INTO leaf_high_water(name, high)
-              SELECT #{markName}, max_id FROM advanced
-              ON CONFLICT (name) DO UPDATE SET high = GREATEST(leaf_high_water.high, EXCLUDED.high)
-            )
+            ), """ + HighWaterMapper.READ_AND_RAISE_MARK + """
             SELECT a.biz_tag, a.max_id, a.step, COALESCE((SELECT high FROM mark), 0) AS mark
               FROM advanced a""")
     @ConstructorArgs({
