@@ -17,7 +17,9 @@ public enum WorkerIdMode {
     /** From {@code leaf.snowflake.local.*}. */
     LOCAL,
     /** A new row per start in uid-generator's {@code WORKER_NODE}; its ID is the worker id. */
-    DISPOSABLE;
+    DISPOSABLE,
+    /** A pool of 1024 ids in Redis ({@code spring.data.redis.*}), leased, sticky per ip:port. */
+    REDIS;
 
     /** As written in {@code leaf.properties}: {@code zk_normal}. */
     public String key() {

@@ -53,6 +53,9 @@ class ModeConditionsTest {
                 .run(context -> assertThat(context).hasBean("zookeeperWorkerIds").doesNotHaveBean("localWorkerIds"));
         runner.withPropertyValues("leaf.snowflake.zk.address=10.0.0.1:2181")
                 .run(context -> assertThat(context).hasBean("zookeeperWorkerIds"));
+        runner.withPropertyValues("leaf.snowflake.mode=REDIS", "leaf.snowflake.zk.address=10.0.0.1:2181")
+                .run(context -> assertThat(context).hasBean("redisWorkerIds").doesNotHaveBean("zookeeperWorkerIds")
+                        .doesNotHaveBean("localWorkerIds"));
         runner.withPropertyValues("leaf.snowflake.enable=no", "leaf.snowflake.mode=local")
                 .run(context -> assertThat(context).as("snowflake mode off").doesNotHaveBean("localWorkerIds"));
     }
@@ -96,6 +99,12 @@ class ModeConditionsTest {
         @ConditionalOnWorkerIdMode({WorkerIdMode.ZK_NORMAL, WorkerIdMode.ZK_RECYCLE})
         String zookeeperWorkerIds() {
             return "zookeeper";
+        }
+
+        @Bean
+        @ConditionalOnWorkerIdMode(WorkerIdMode.REDIS)
+        String redisWorkerIds() {
+            return "redis";
         }
 
         @Bean
