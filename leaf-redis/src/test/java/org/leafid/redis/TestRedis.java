@@ -13,9 +13,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * command and connect timeouts, and commands rejected at once while disconnected instead of
  * queued until the reconnection.
  */
-final class TestRedis implements AutoCloseable {
+public final class TestRedis implements AutoCloseable {
 
-    static final int LOCAL_PORT = 6379;
+    public static final int LOCAL_PORT = 6379;
     static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
     /**
      * Opening a connection to a freshly started redis-server took over 500 ms on a CI machine under
@@ -26,7 +26,7 @@ final class TestRedis implements AutoCloseable {
     private final LettuceConnectionFactory factory;
     private final StringRedisTemplate template;
 
-    TestRedis(int port) {
+    public TestRedis(int port) {
         LettuceClientConfiguration client = LettuceClientConfiguration.builder()
                 .commandTimeout(COMMAND_TIMEOUT)
                 .clientOptions(ClientOptions.builder()
@@ -40,7 +40,7 @@ final class TestRedis implements AutoCloseable {
         template = new StringRedisTemplate(factory);
     }
 
-    StringRedisTemplate template() {
+    public StringRedisTemplate template() {
         return template;
     }
 

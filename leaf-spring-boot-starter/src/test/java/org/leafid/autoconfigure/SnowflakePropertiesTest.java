@@ -3,6 +3,7 @@ package org.leafid.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.assertj.core.api.AbstractThrowableAssert;
@@ -27,6 +28,22 @@ class SnowflakePropertiesTest {
                     assertThat(e.problem()).contains("is 30s", "(11s) + 10s = 32s").doesNotContain("PT");
                     assertThat(e.fix()).contains("at least 32s");
                 });
+    }
+
+    @Test
+    void redisLeaseMustOutlastTheReservationHorizonInRedisModeOnly() {
+        assertThat(bind("mode", "redis").redis().lease()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(bind("mode", "redis").redis().keyPrefix()).isEmpty();
+        assertThat(bind("mode", "local", "redis.lease", "5s").mode()).isEqualTo(WorkerIdMode.LOCAL);
+        refused("mode", "redis", "redis.lease", "15s")
+                .isInstanceOfSatisfying(LeafConfigurationException.class, e -> {
+                    assertThat(e.key()).isEqualTo("leaf.snowflake.redis.lease");
+                    assertThat(e.problem()).contains("is 15s", "(3s) + 10s = 16s");
+                    assertThat(e.fix()).contains("leaf.snowflake.redis.lease to at least 16s");
+                });
+        refused("mode", "redis", "redis.key-prefix", "  ")
+                .isInstanceOfSatisfying(LeafConfigurationException.class,
+                        e -> assertThat(e.key()).isEqualTo("leaf.snowflake.redis.key-prefix"));
     }
 
     @Test

@@ -89,8 +89,26 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
 
     @Override
     public long nextId() {
-        long first = claim(1);
-        return layout.compose(first >>> sequenceBits, holder.lease().workerId(), first & maxSequence);
+        for (;;) {
+            long first = claim(1);
+            WorkerLease lease = holder.lease();
+            if (claimedWithin(first, lease)) {
+                return layout.compose(first >>> sequenceBits, lease.workerId(), first & maxSequence);
+            }
+        }
+    }
+
+    /**
+     * Whether a claim's time unit lies inside the lease read after it. The claim checked the lease
+     * it read, but the holder may have lost that id and taken another since (zk_recycle, redis):
+     * a time before the new lease's start may carry IDs of that id's earlier holder. Such a claim
+     * is dropped (its sequences go unused) and the next one meets the new lease, which waits or
+     * refuses. With the same lease this always holds: a renewal only moves the reservation on.
+     */
+    private boolean claimedWithin(long first, WorkerLease lease) {
+        long unit = first >>> sequenceBits;
+        return layout.millisOf(unit) >= lease.validFromMillis()
+                && (unboundedBorrowing || layout.millisOf(unit + 1) <= lease.reservedUntilMillis());
     }
 
     /**
@@ -106,9 +124,13 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
         while (filled < count) {
             int wanted = count - filled;
             long first = claim(wanted);
+            WorkerLease lease = holder.lease();
+            if (!claimedWithin(first, lease)) {
+                continue; // see claimedWithin
+            }
             int taken = taken(first, wanted);
             long elapsed = first >>> sequenceBits;
-            int workerId = holder.lease().workerId();
+            int workerId = lease.workerId();
             long sequence = first & maxSequence;
             for (int i = 0; i < taken; i++) {
                 ids[filled++] = layout.compose(elapsed, workerId, sequence + i);

@@ -250,6 +250,44 @@ class SnowflakeGeneratorTest {
                 Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
     }
 
+    /**
+     * The lease can change between the claim, which checks the time against it, and the ID's
+     * composition, which reads the worker id: the old id lost and another taken (zk_recycle, redis).
+     * The claimed time must then be checked against the new lease too: below its start, an earlier
+     * holder of the new id may have issued it.
+     */
+    @Test
+    void aLeaseTakenBetweenTheClaimAndTheIdIsNotUsedForATimeBeforeItsStart() {
+        WorkerLease old = new WorkerLease(WORKER_ID, 0, T0 + 6_000);
+        WorkerLease taken = new WorkerLease(WORKER_ID + 1, T0 + 10_000, T0 + 16_000);
+        int[] reads = {0};
+        WorkerIdHolder holderChangingAfterTheFirstRead = new WorkerIdHolder() {
+            @Override
+            public void start() {
+            }
+
+            @Override
+            public WorkerLease lease() {
+                return reads[0]++ == 0 ? old : taken;
+            }
+
+            @Override
+            public void release(long lastIssuedMillis) {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SnowflakeGenerator racing = generator(holderChangingAfterTheFirstRead);
+
+        // Refused as any clock behind its lease's start is (503), instead of an ID of the new id at T0.
+        assertThatThrownBy(racing::nextId).as("a time of the new id's earlier holder")
+                .isInstanceOf(ClockMovedBackwardsException.class);
+        reads[0] = 0;
+        assertThatThrownBy(() -> racing.nextIds(3)).isInstanceOf(ClockMovedBackwardsException.class);
+    }
+
     private SnowflakeGenerator generator(WorkerIdHolder workerIdHolder) {
         return new SnowflakeGenerator(layout, workerIdHolder, clock, clock, new Random(20240601L), MAX_BACKWARDS_WAIT);
     }

@@ -28,7 +28,7 @@ import org.leafid.server.support.TestReports;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReliabilityFaultIT {
 
-    private static final int SCENARIOS = 19;
+    private static final int SCENARIOS = 20;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -170,6 +170,13 @@ class ReliabilityFaultIT {
     @Order(16)
     void twoServersOnPostgresqlThroughEndedBackendsAndARestartRepeatNoId() throws Exception {
         scenario("PostgreSQL: backends ended, restart", result -> PostgresScenario.run(context, result));
+    }
+
+    @Test
+    @Order(17)
+    void redisWorkerIdsSurviveAKillAFlushAllAndARedisRestartWithoutRepeating() throws Exception {
+        scenario("Snowflake redis mode: kill -9, FLUSHALL, Redis restarted",
+                result -> RedisWorkerIdScenario.run(context, result));
     }
 
     /** The server with an admin token, shared by the bad-input scenario and the security review. */

@@ -19,7 +19,9 @@ public enum WorkerIdMode {
     /** A new row per start in uid-generator's {@code WORKER_NODE}; its ID is the worker id. */
     DISPOSABLE,
     /** The StatefulSet ordinal at the end of the pod name, plus {@code leaf.snowflake.kubernetes.offset}. */
-    KUBERNETES;
+    KUBERNETES,
+    /** A pool of 1024 ids in Redis ({@code spring.data.redis.*}), leased, sticky per ip:port. */
+    REDIS;
 
     /** As written in {@code leaf.properties}: {@code zk_normal}. */
     public String key() {

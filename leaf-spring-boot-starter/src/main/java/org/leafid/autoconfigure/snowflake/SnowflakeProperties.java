@@ -35,6 +35,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxStartWait how long a start waits for the clock to pass a recorded reservation; keep it at
  *     least 2 x the report interval, so a restart right after a crash waits instead of being refused
  * @param maxBackwardsWait a clock step back up to this is waited out; more is refused
+ * @param recycle settings of the {@code zk_recycle} worker-id mode
+ * @param redis settings of the {@code redis} worker-id mode
  */
 @ConfigurationProperties("leaf.snowflake")
 public record SnowflakeProperties(
@@ -54,7 +56,8 @@ public record SnowflakeProperties(
         @DefaultValue("3s") Duration reportInterval,
         @DefaultValue("10s") Duration maxStartWait,
         @DefaultValue("5ms") Duration maxBackwardsWait,
-        @DefaultValue Recycle recycle) {
+        @DefaultValue Recycle recycle,
+        @DefaultValue Redis redis) {
 
     /** The least time between an instance stopping for want of heartbeats and its id being swept. */
     public static final Duration RECYCLE_SAFETY_MARGIN = Duration.ofSeconds(10);
@@ -74,16 +77,27 @@ public record SnowflakeProperties(
                             + "leaf.snowflake.mode (local, mysql).");
         }
         // An instance stops issuing at most 2 x report-interval after its last heartbeat; its id
-        // may be swept only after the lease, so the lease must leave a margin beyond that.
-        // Only zk_recycle sweeps ids, so only it has a lease to check.
+        // may be swept (zk_recycle) or its lease run out (redis) only after the lease, so the lease
+        // must leave a margin beyond that. The other modes lease nothing.
         Duration least = reportInterval.multipliedBy(2).plus(RECYCLE_SAFETY_MARGIN);
-        if (enable && mode == WorkerIdMode.ZK_RECYCLE && recycle.lease().compareTo(least) < 0) {
-            throw new LeafConfigurationException("leaf.snowflake.recycle.lease",
-                    "is " + Durations.format(recycle.lease()) + ", shorter than 2 x leaf.snowflake.report-interval ("
+        if (enable && mode == WorkerIdMode.ZK_RECYCLE) {
+            requireLeaseOfAtLeast("leaf.snowflake.recycle.lease", recycle.lease(), least, reportInterval);
+        }
+        // In redis mode the lease is also how long a taker waits when Redis may have lost the
+        // leases: every holder that lost its key must have stopped by then (docs/worker-id-modes.md).
+        if (enable && mode == WorkerIdMode.REDIS) {
+            requireLeaseOfAtLeast("leaf.snowflake.redis.lease", redis.lease(), least, reportInterval);
+        }
+    }
+
+    private static void requireLeaseOfAtLeast(String key, Duration lease, Duration least, Duration reportInterval) {
+        if (lease.compareTo(least) < 0) {
+            throw new LeafConfigurationException(key,
+                    "is " + Durations.format(lease) + ", shorter than 2 x leaf.snowflake.report-interval ("
                             + Durations.format(reportInterval) + ") + " + Durations.format(RECYCLE_SAFETY_MARGIN)
                             + " = " + Durations.format(least) + ": an id could be given to another instance "
                             + "while its holder still issues.",
-                    "Set leaf.snowflake.recycle.lease to at least " + Durations.format(least)
+                    "Set " + key + " to at least " + Durations.format(least)
                             + " or shorten leaf.snowflake.report-interval.");
         }
     }
@@ -217,6 +231,26 @@ public record SnowflakeProperties(
     public record Recycle(
             @DefaultValue("30s") Duration lease,
             @DefaultValue("5s") Duration sweepInterval) {}
+
+    /**
+     * @param lease a {@code redis} lease not renewed for this long runs out and the id is free; also how
+     *     long takers wait after Redis may have lost the leases (a FLUSHALL, a restart, a failover). At
+     *     least 2 x the report interval + 10 s, and the same on every instance
+     * @param keyPrefix the prefix of the pool's keys in Redis; empty means {@code leaf:snowflake:{leaf.name}:}
+     *     (the braces are a Redis Cluster hash tag: every key of one pool in one slot)
+     */
+    public record Redis(
+            @DefaultValue("30s") Duration lease,
+            @DefaultValue("") String keyPrefix) {
+
+        public Redis {
+            LeafValues.requirePositive("leaf.snowflake.redis.lease", lease);
+            if (keyPrefix != null && !keyPrefix.isEmpty() && keyPrefix.isBlank()) {
+                throw new LeafConfigurationException("leaf.snowflake.redis.key-prefix", "is blank.",
+                        "Leave it empty for leaf:snowflake:{leaf.name}:, or give a prefix such as leaf:ids:.");
+            }
+        }
+    }
 
     /**
      * @param workIdMap JSON object {@code {"ip:port": workerId}}, as in Leaf

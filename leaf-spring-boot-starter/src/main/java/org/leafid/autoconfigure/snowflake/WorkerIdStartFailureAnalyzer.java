@@ -41,7 +41,7 @@ public class WorkerIdStartFailureAnalyzer extends AbstractFailureAnalyzer<LeafEx
         }
         if (cause instanceof WorkerIdUnavailableException) {
             return "Check that the worker-id store of leaf.snowflake.mode is reachable (leaf.snowflake.zk.address "
-                    + "for the zk modes, leaf.jdbc.url for mysql) and start again; or switch snowflake off with "
+                    + "for the zk modes, leaf.jdbc.url for mysql, spring.data.redis.* for redis) and start again; or switch snowflake off with "
                     + "leaf.snowflake.enable=false.";
         }
         if (cause instanceof ClockMovedBackwardsException || cause instanceof TimestampOverflowException) {

@@ -7,7 +7,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.Arrays;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -26,6 +28,8 @@ import org.leafid.core.worker.WorkerLease;
 import org.leafid.core.worker.LocalWorkerIdRegistry;
 import org.leafid.jdbc.testing.TestDatabase;
 import org.leafid.jdbc.worker.JdbcWorkerIdRegistry;
+import org.leafid.redis.worker.RedisWorkerIdRegistry;
+import org.leafid.redis.worker.RedisWorkerSettings;
 import org.leafid.zookeeper.RecycleSweeper;
 import org.leafid.zookeeper.ZkPaths;
 import org.leafid.zookeeper.ZookeeperNormalRegistry;
@@ -33,6 +37,10 @@ import org.leafid.zookeeper.ZookeeperRecycleRegistry;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * An application that only wants snowflake IDs, started in each worker-id mode: the mode's
@@ -121,6 +129,40 @@ class WorkerIdModesTest {
             int workerId = issueAndCheck(application);
             // worker id = row id - 1 (sql/leaf_workerid_alloc.sql)
             assertThat(rowId(database, "127.0.0.1:" + MYSQL_PORT) - 1).isEqualTo(workerId);
+        }
+    }
+
+    /**
+     * On the machine's Redis (spring.data.redis.* unset: 127.0.0.1:6379), under this test's own
+     * leaf.name, so its own keys. The pool is marked open for longer than a lease, as a pool in use
+     * is: a new one makes its first start wait a lease (RedisWorkerIdRegistry says why), which the
+     * registry's own tests cover.
+     */
+    @Test
+    void redisModeHoldsAnIdLeasedInRedis() throws Exception {
+        String prefix = RedisWorkerSettings.defaultKeyPrefix(name);
+        LettuceConnectionFactory redis = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379));
+        redis.afterPropertiesSet();
+        redis.start();
+        try {
+            StringRedisTemplate template = new StringRedisTemplate(redis);
+            String runId = template.execute((RedisCallback<String>) connection ->
+                    String.valueOf(connection.serverCommands().info("server").getProperty("run_id")));
+            template.opsForHash().putAll(prefix + "pool", Map.of("run", runId,
+                    "since", Long.toString(System.currentTimeMillis() - Duration.ofMinutes(1).toMillis())));
+            List<String> settings = settings(19514);
+            settings.add("leaf.snowflake.mode=redis");
+            try (ConfigurableApplicationContext application = start(settings)) {
+                assertThat(application.getBean(WorkerIdRegistry.class)).isInstanceOf(RedisWorkerIdRegistry.class);
+                int workerId = issueAndCheck(application);
+                assertThat(template.opsForValue().get(prefix + "worker:" + workerId)).isEqualTo("127.0.0.1:19514");
+                assertThat(template.opsForValue().get(prefix + "instance:127.0.0.1:19514"))
+                        .isEqualTo(Integer.toString(workerId));
+            } finally {
+                template.delete(template.keys(prefix + "*"));
+            }
+        } finally {
+            redis.destroy();
         }
     }
 

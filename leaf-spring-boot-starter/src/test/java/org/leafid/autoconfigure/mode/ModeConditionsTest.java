@@ -57,6 +57,9 @@ class ModeConditionsTest {
                 .run(context -> assertThat(context).as("an explicit mode wins over Leaf's rule")
                         .hasBean("kubernetesWorkerIds").doesNotHaveBean("zookeeperWorkerIds")
                         .doesNotHaveBean("localWorkerIds"));
+        runner.withPropertyValues("leaf.snowflake.mode=REDIS", "leaf.snowflake.zk.address=10.0.0.1:2181")
+                .run(context -> assertThat(context).hasBean("redisWorkerIds").doesNotHaveBean("zookeeperWorkerIds")
+                        .doesNotHaveBean("localWorkerIds"));
         runner.withPropertyValues("leaf.snowflake.enable=no", "leaf.snowflake.mode=local")
                 .run(context -> assertThat(context).as("snowflake mode off").doesNotHaveBean("localWorkerIds"));
     }
@@ -106,6 +109,12 @@ class ModeConditionsTest {
         @ConditionalOnWorkerIdMode({WorkerIdMode.ZK_NORMAL, WorkerIdMode.ZK_RECYCLE})
         String zookeeperWorkerIds() {
             return "zookeeper";
+        }
+
+        @Bean
+        @ConditionalOnWorkerIdMode(WorkerIdMode.REDIS)
+        String redisWorkerIds() {
+            return "redis";
         }
 
         @Bean

@@ -4,6 +4,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.leafid.autoconfigure.LeafSwitchCondition;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdModeCondition;
 import org.leafid.autoconfigure.shard.ShardBufferCondition;
 import org.leafid.autoconfigure.shard.ShardProperties;
 import org.springframework.boot.EnvironmentPostProcessor;
@@ -16,13 +19,14 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.util.StringUtils;
 
 /**
- * Leaves Spring Boot's Redis auto-configuration out of the server unless shard mode's Redis buffer
- * is chosen ({@code leaf.shard.buffer=redis}): nothing else in the server talks to Redis, and
- * Boot would otherwise make a Lettuce client (Netty's event loops and their classes) on every
- * start, and scan for Redis repositories, for nothing. Only the server does this; an application
- * embedding the starter keeps its Redis as it configured it.
+ * Leaves Spring Boot's Redis auto-configuration out of the server unless something of Leaf uses
+ * Redis: shard mode's Redis buffer ({@code leaf.shard.buffer=redis}) or the {@code redis} worker-id
+ * mode of snowflake ({@code leaf.snowflake.mode=redis}, snowflake on). Nothing else in the server
+ * talks to Redis, and Boot would otherwise make a Lettuce client (Netty's event loops and their
+ * classes) on every start, and scan for Redis repositories, for nothing. Only the server does this;
+ * an application embedding the starter keeps its Redis as it configured it.
  */
-public final class RedisOnlyForTheRedisBuffer implements EnvironmentPostProcessor, Ordered {
+public final class RedisOnlyWhenUsed implements EnvironmentPostProcessor, Ordered {
 
     static final String EXCLUDE = "spring.autoconfigure.exclude";
 
@@ -35,7 +39,7 @@ public final class RedisOnlyForTheRedisBuffer implements EnvironmentPostProcesso
             "org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration",
             "org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration");
 
-    /** After the config files and leaf.properties are read, so their leaf.shard.buffer counts. */
+    /** After the config files and leaf.properties are read, so their leaf.shard.buffer and leaf.snowflake.mode count. */
     @Override
     public int getOrder() {
         return ConfigDataEnvironmentPostProcessor.ORDER + 10;
@@ -43,7 +47,7 @@ public final class RedisOnlyForTheRedisBuffer implements EnvironmentPostProcesso
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        if (redisBuffer(environment)) {
+        if (redisBuffer(environment) || redisWorkerIds(environment)) {
             return;
         }
         Set<String> excluded = new LinkedHashSet<>();
@@ -53,7 +57,7 @@ public final class RedisOnlyForTheRedisBuffer implements EnvironmentPostProcesso
             }
         }
         excluded.addAll(REDIS_AUTO_CONFIGURATIONS);
-        environment.getPropertySources().addFirst(new MapPropertySource("leafRedisOnlyForTheRedisBuffer",
+        environment.getPropertySources().addFirst(new MapPropertySource("leafRedisOnlyWhenUsed",
                 Map.of(EXCLUDE, String.join(",", excluded))));
     }
 
@@ -66,6 +70,21 @@ public final class RedisOnlyForTheRedisBuffer implements EnvironmentPostProcesso
         try {
             return ShardBufferCondition.buffer(environment) == ShardProperties.Buffer.REDIS;
         } catch (BindException notABuffer) {
+            return false;
+        }
+    }
+
+    /**
+     * Read through the Binder, as {@code SnowflakeProperties} and {@code @ConditionalOnWorkerIdMode}
+     * read it ({@link WorkerIdModeCondition#choice}), with snowflake's own switch. A value that is no
+     * mode, or a switch that is no boolean, leaves Redis out here: binding them later stops the start
+     * naming the key.
+     */
+    private static boolean redisWorkerIds(ConfigurableEnvironment environment) {
+        try {
+            return LeafSwitchCondition.isOn(environment, "leaf.snowflake.enable")
+                    && WorkerIdModeCondition.choice(environment).mode() == WorkerIdMode.REDIS;
+        } catch (BindException notAMode) {
             return false;
         }
     }

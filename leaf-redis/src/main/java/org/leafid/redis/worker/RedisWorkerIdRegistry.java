@@ -1,0 +1,196 @@
+package org.leafid.redis.worker;
+
+import io.lettuce.core.RedisException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.leafid.core.LeafInterruptedException;
+import org.leafid.core.Sleeper;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.ReservationFile;
+import org.leafid.core.worker.ReservationFile.Recorded;
+import org.leafid.core.worker.ReservationSink;
+import org.leafid.core.worker.StartReservation;
+import org.leafid.core.worker.WorkerIdLostException;
+import org.leafid.core.worker.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * {@code redis}: worker ids leased in Redis, sticky per {@code ip:port} where the id is free.
+ * Taking, renewing and releasing are Lua scripts ({@link RedisWorkerScripts}, keys in
+ * {@link RedisWorkerKeys}), each comparing the lease's owner before it changes anything.
+ *
+ * <p>Why no two live instances issue with one id, even when Redis loses every key:
+ * <ol>
+ *   <li>A holder issues at time t only while t is before its reservation, which it moves ahead
+ *       (2 x the report interval) only after a renewal script confirmed, in Redis, that the lease is
+ *       still its own. So after its last successful renewal a holder issues for at most its
+ *       reservation horizon, and only timestamps below the reservation it last recorded.</li>
+ *   <li>While the keys exist, the reservation key holds the largest reservation any holder of the
+ *       id recorded; a taker issues only at or after it: timestamps cannot meet.</li>
+ *   <li>When the keys may be gone (FLUSHALL, a restart without persistence, a restart or failover
+ *       that lost the last writes), a holder's next renewal finds no lease and it stops at once;
+ *       until then it may go on for its horizon. The pool marker ({@code {prefix}pool}) tells a
+ *       taker so: missing, or written by another Redis process (its run id), it is written anew
+ *       with the taker's time, and every taker then issues only from that time plus one lease. The
+ *       lease is at least the horizon plus 10 s (checked by the configuration), so by then every
+ *       holder that lost its keys has stopped, and its timestamps are below the new ones unless the
+ *       clocks differ by more than the margin. This waits even on a brand-new pool, which Redis
+ *       cannot tell from an emptied one.</li>
+ *   <li>Redis down at start: this instance cannot know whether its id was taken while it was down
+ *       (its lease may have run out, or been lost and taken by another), so no cached id is ever
+ *       provably safe, and the start fails naming Redis. The cache file still binds this instance's
+ *       next start to its own last reservation, whatever Redis kept.</li>
+ * </ol>
+ * Two processes of one {@code ip:port} are taken for one instance (the same assumption as
+ * {@code zk_normal} and {@code mysql}): a restart takes over its own lease.
+ */
+public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisWorkerIdRegistry.class);
+    /** What an operator checks when Redis does not answer. */
+    static final String REDIS_SETTINGS = "Redis (spring.data.redis.*)";
+
+    private final StringRedisTemplate redis;
+    private final RedisWorkerSettings settings;
+    private final RedisWorkerKeys keys;
+    private final InstanceAddress instance;
+    private final ReservationFile cache;
+    private final InstantSource clock;
+    private final Sleeper sleeper;
+
+    public RedisWorkerIdRegistry(StringRedisTemplate redis, RedisWorkerSettings settings, InstanceAddress instance,
+            ReservationFile cache, InstantSource clock, Sleeper sleeper) {
+        this.redis = redis;
+        this.settings = settings;
+        this.keys = new RedisWorkerKeys(settings.keyPrefix());
+        this.instance = instance;
+        this.cache = cache;
+        this.clock = clock;
+        this.sleeper = sleeper;
+    }
+
+    @Override
+    public Registration register() {
+        Optional<Recorded> cached = cache.read();
+        long now = clock.millis();
+        List<String> arguments = new ArrayList<>(List.of(settings.keyPrefix(), instance.key(),
+                Integer.toString(settings.maxWorkerId()), Long.toString(leaseMillis()), Long.toString(now),
+                Long.toString(leaseMillis())));
+        cached.ifPresent(recorded -> arguments.add(Integer.toString(recorded.workerId())));
+        List<Object> taken;
+        try {
+            taken = redis.execute(RedisWorkerScripts.TAKE, List.of(keys.pool()), arguments.toArray());
+        } catch (DataAccessException | RedisException e) {
+            throw new WorkerIdUnavailableException(REDIS_SETTINGS + " could not be reached (" + e.getMessage()
+                    + "); leaf.snowflake.mode=redis needs it to take a worker id, and no cached id is safe without "
+                    + "it (another instance may have taken it). Start Redis or fix spring.data.redis.*", e);
+        }
+        if (taken == null || taken.isEmpty()) {
+            throw new WorkerIdUnavailableException("All " + (settings.maxWorkerId() + 1) + " worker ids under "
+                    + settings.keyPrefix() + " that the layout's worker bits carry are leased; stop an instance, or "
+                    + "wait for the leases of dead ones to run out (leaf.snowflake.redis.lease)");
+        }
+        int workerId = Integer.parseInt(String.valueOf(taken.get(0)));
+        long reserved = Long.parseLong(String.valueOf(taken.get(1)));
+        long safeFrom = Long.parseLong(String.valueOf(taken.get(2)));
+        awaitSafeFrom(workerId, safeFrom);
+        StartReservation start = StartReservation.of(cached, workerId, reserved);
+        if (start.cacheOverruled()) {
+            log.warn("Snowflake mode redis: the cache file {} held worker id {}, which is leased to another instance "
+                    + "now; {} took worker id {}", cache.path(), cached.get().workerId(), instance, workerId);
+        }
+        long recorded = Math.max(start.reservedUntilMillis(), safeFrom);
+        log.info("Snowflake mode redis: {} took worker id {}, recorded reservation {}", instance, workerId, recorded);
+        return new Registration(workerId, recorded, new Lease(workerId));
+    }
+
+    private long leaseMillis() {
+        return settings.lease().toMillis();
+    }
+
+    /**
+     * Waits until the pool's keys have been whole for a lease (point 3 above). Longer than two
+     * leases means a clock far ahead wrote the marker: refused, since waiting would be unbounded.
+     */
+    private void awaitSafeFrom(int workerId, long safeFrom) {
+        long ahead = safeFrom - clock.millis();
+        if (ahead <= 0) {
+            return;
+        }
+        if (ahead > 2 * leaseMillis()) {
+            throw new WorkerIdUnavailableException("The pool marker " + keys.pool() + " in Redis says ids are safe "
+                    + "only from " + safeFrom + ", " + ahead + " ms ahead of this clock (more than two leases): "
+                    + "another instance's clock is ahead; check NTP on every instance");
+        }
+        log.warn("Snowflake mode redis: Redis may have lost the leases (the pool marker {} is new: a FLUSHALL, a "
+                + "restart or a failover); worker id {} is issued from only after {} ms, when every instance that "
+                + "held an id before has stopped (leaf.snowflake.redis.lease)", keys.pool(), workerId, ahead);
+        try {
+            sleeper.sleepMillis(ahead);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LeafInterruptedException("the leases Redis may have lost to run out", e);
+        }
+        long still = safeFrom - clock.millis();
+        if (still > 0) {
+            throw new WorkerIdUnavailableException("The clock went back while waiting for the leases Redis may have "
+                    + "lost to run out; still " + still + " ms to go");
+        }
+    }
+
+    /**
+     * The lease of one id: each reservation goes to the cache file first (so this instance's next
+     * start honours it whatever Redis keeps), then to Redis with the renewal, in one script that
+     * first checks the lease is still this instance's.
+     */
+    private final class Lease implements ReservationSink {
+
+        private final int workerId;
+
+        Lease(int workerId) {
+            this.workerId = workerId;
+        }
+
+        @Override
+        public void record(int id, long reservedUntilMillis) {
+            cache.record(workerId, reservedUntilMillis);
+            Long renewed = run(RedisWorkerScripts.RENEW, "renew", instance.key(), Long.toString(leaseMillis()),
+                    Long.toString(reservedUntilMillis));
+            if (renewed == null || renewed != 1L) {
+                throw new WorkerIdLostException("worker id " + workerId + " is no longer leased to " + instance
+                        + " in Redis (" + keys.lease(workerId) + " is gone or another's: a FLUSHALL, a restart or "
+                        + "failover of Redis, or the lease ran out) and may be another instance's now");
+            }
+        }
+
+        @Override
+        public void release(int id, long finalReservationMillis) {
+            cache.record(workerId, finalReservationMillis);
+            Long released = run(RedisWorkerScripts.RELEASE, "release", instance.key(),
+                    Long.toString(finalReservationMillis));
+            if (released == null || released != 1L) {
+                throw new WorkerIdUnavailableException("worker id " + workerId + " was no longer leased to "
+                        + instance + " in Redis: nothing to release");
+            }
+            log.info("Released worker id {} in Redis with reservation {}", workerId, finalReservationMillis);
+        }
+
+        private Long run(RedisScript<Long> script, String what,
+                String... arguments) {
+            try {
+                return redis.execute(script, List.of(keys.lease(workerId), keys.reserved(workerId)),
+                        (Object[]) arguments);
+            } catch (DataAccessException | RedisException e) {
+                throw new WorkerIdUnavailableException(REDIS_SETTINGS + " did not answer the " + what + " of worker id "
+                        + workerId + " (" + e.getMessage() + ")", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package org.leafid.autoconfigure.snowflake;
+
+import java.time.InstantSource;
+import org.leafid.autoconfigure.LeafConfigurationException;
+import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.mode.ConditionalOnWorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.core.Sleeper;
+import org.leafid.core.snowflake.SnowflakeLayout;
+import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.WorkerCacheFiles;
+import org.leafid.core.worker.WorkerIdRegistry;
+import org.leafid.redis.worker.RedisWorkerIdRegistry;
+import org.leafid.redis.worker.RedisWorkerSettings;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Worker-id mode {@code redis}: ids leased in Redis, reached through Spring Boot's own support
+ * ({@code spring.data.redis.*}), as shard mode's Redis buffer reaches it. Without leaf-redis and
+ * Spring Data Redis on the class path the start fails naming the key, rather than running without
+ * a registry.
+ */
+@AutoConfiguration(before = SnowflakeAutoConfiguration.class,
+        afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnWorkerIdMode(WorkerIdMode.REDIS)
+@ConditionalOnMissingBean(WorkerIdRegistry.class) // an application's own registry: nothing of the mode is made
+public class RedisWorkerIdAutoConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({RedisWorkerIdRegistry.class, StringRedisTemplate.class})
+    static class Leases {
+
+        @Bean
+        @ConditionalOnMissingBean
+        WorkerIdRegistry workerIdRegistry(ObjectProvider<StringRedisTemplate> redis, SnowflakeProperties properties,
+                LeafProperties leaf, InstanceAddress instance, WorkerCacheFiles files, SnowflakeLayout snowflakeLayout,
+                InstantSource leafClock, Sleeper leafSleeper) {
+            StringRedisTemplate template = redis.getIfAvailable();
+            if (template == null) {
+                throw missing("the application has no StringRedisTemplate.");
+            }
+            String prefix = properties.redis().keyPrefix();
+            RedisWorkerSettings settings = new RedisWorkerSettings(prefix == null || prefix.isEmpty()
+                    ? RedisWorkerSettings.defaultKeyPrefix(leaf.name()) : prefix, properties.redis().lease(),
+                    snowflakeLayout.maxWorkerId());
+            return new RedisWorkerIdRegistry(template, settings, instance, files.registry(), leafClock, leafSleeper);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(ClassesMissing.class)
+    static class Missing {
+
+        @Bean
+        WorkerIdRegistry workerIdRegistry() {
+            throw missing("leaf-redis or Spring Data Redis is not on the class path.");
+        }
+    }
+
+    /** Either class of {@link Leases} is missing. */
+    static final class ClassesMissing extends NoneNestedConditions {
+
+        ClassesMissing() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnClass(name = {"org.leafid.redis.worker.RedisWorkerIdRegistry",
+                "org.springframework.data.redis.core.StringRedisTemplate"})
+        static final class BothPresent {}
+    }
+
+    private static LeafConfigurationException missing(String problem) {
+        return new LeafConfigurationException("leaf.snowflake.mode", "is redis, but " + problem,
+                "Add leaf-redis and spring-boot-starter-data-redis, which makes a StringRedisTemplate from "
+                        + "spring.data.redis.*, or choose another leaf.snowflake.mode.");
+    }
+}
