@@ -136,37 +136,33 @@ def run_curl(page, command, server, env):
     report(ok, page, command, f"HTTP {status}" + ("" if ok else f", curl exit {out.returncode}: {answer[:300]}"))
 
 
-def mysql_server(work, env, database):
-    """The MySQL page's steps 2 and 3: its SQL on the scratch database, then the server with the
-    page's leaf.properties (the connection pointed at the scratch database) in its directory."""
-    for statement in blocks(MYSQL_PAGE, "sql"):
-        out = subprocess.run(MYSQL.split() + [database, "-e", statement], capture_output=True, text=True)
-        report(out.returncode == 0, MYSQL_PAGE, statement, out.stderr.strip()[:300])
-    local = {"leaf.jdbc.url": f"jdbc:mysql://127.0.0.1:3306/{database}?useSSL=false&serverTimezone=UTC",
-             "leaf.jdbc.username": "root", "leaf.jdbc.password": ""}
+def page_server(work, env, page, sql_command, connection):
+    """A getting-started page's steps 2 and 3: its SQL on the scratch database (each statement run by
+    `sql_command + [statement]`), then the server with the page's leaf.properties, the connection
+    keys replaced by `connection` (the scratch database's)."""
+    for statement in blocks(page, "sql"):
+        out = subprocess.run(sql_command + [statement], capture_output=True, text=True)
+        report(out.returncode == 0, page, statement, out.stderr.strip()[:300])
     properties = []
-    for line in blocks(MYSQL_PAGE, "properties"):
+    for line in blocks(page, "properties"):
         key = line.split("=", 1)[0].strip()
-        properties.append(f"{key}={local[key]}" if key in local else line)
-    assert any(p.startswith("leaf.jdbc.url=") for p in properties), "the MySQL page sets no leaf.jdbc.url"
+        properties.append(f"{key}={connection[key]}" if key in connection else line)
+    assert any(p.startswith("leaf.jdbc.url=") for p in properties), f"{page} sets no leaf.jdbc.url"
     return Server(work, env, properties=properties)
+
+
+def mysql_server(work, env, database):
+    """The MySQL page's server, on the local MariaDB's scratch database."""
+    return page_server(work, env, MYSQL_PAGE, MYSQL.split() + [database, "-e"],
+                       {"leaf.jdbc.url": f"jdbc:mysql://127.0.0.1:3306/{database}?useSSL=false&serverTimezone=UTC",
+                        "leaf.jdbc.username": "root", "leaf.jdbc.password": ""})
 
 
 def pg_server(work, env, database):
-    """The PostgreSQL section's steps 2 and 3: its SQL on the scratch database, then the server with
-    the section's leaf.properties (the connection pointed at the scratch database)."""
-    for statement in blocks(PG_PAGE, "sql"):
-        out = subprocess.run(["psql"] + PG.split() + ["-v", "ON_ERROR_STOP=1", "-d", database, "-c", statement],
-                             capture_output=True, text=True)
-        report(out.returncode == 0, PG_PAGE, statement, out.stderr.strip()[:300])
-    local = {"leaf.jdbc.url": f"jdbc:postgresql://127.0.0.1:5432/{database}",
-             "leaf.jdbc.username": "postgres", "leaf.jdbc.password": ""}
-    properties = []
-    for line in blocks(PG_PAGE, "properties"):
-        key = line.split("=", 1)[0].strip()
-        properties.append(f"{key}={local[key]}" if key in local else line)
-    assert any(p.startswith("leaf.jdbc.url=jdbc:postgresql:") for p in properties), "the page sets no PostgreSQL url"
-    return Server(work, env, properties=properties)
+    """The PostgreSQL section's server, on the local PostgreSQL's scratch database."""
+    return page_server(work, env, PG_PAGE, ["psql"] + PG.split() + ["-v", "ON_ERROR_STOP=1", "-d", database, "-c"],
+                       {"leaf.jdbc.url": f"jdbc:postgresql://127.0.0.1:5432/{database}",
+                        "leaf.jdbc.username": "postgres", "leaf.jdbc.password": ""})
 
 
 def main():

@@ -11,9 +11,14 @@ CREATE TABLE IF NOT EXISTS leaf_workerid_alloc (
   CONSTRAINT uk_ip_port UNIQUE (ip_port)
 );
 
+-- MySQL's ON UPDATE CURRENT_TIMESTAMP. Defined again (the same body) by each script with an
+-- update_time column, so that each runs on its own: a team with shard mode alone runs id_alloc.sql only.
 CREATE OR REPLACE FUNCTION leaf_touch_update_time() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  NEW.update_time := CURRENT_TIMESTAMP;
+  -- As MySQL: an UPDATE that sets update_time itself keeps its value.
+  IF NEW.update_time IS NOT DISTINCT FROM OLD.update_time THEN
+    NEW.update_time := CURRENT_TIMESTAMP;
+  END IF;
   RETURN NEW;
 END;
 $$;

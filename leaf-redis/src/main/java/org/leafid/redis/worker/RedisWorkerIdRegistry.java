@@ -182,8 +182,7 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
             log.info("Released worker id {} in Redis with reservation {}", workerId, finalReservationMillis);
         }
 
-        private Long run(RedisScript<Long> script, String what,
-                String... arguments) {
+        private Long run(RedisScript<Long> script, String what, String... arguments) {
             try {
                 return redis.execute(script, List.of(keys.lease(workerId), keys.reserved(workerId)),
                         (Object[]) arguments);

@@ -34,6 +34,7 @@ final class PostgresScenario {
         long terminated = 0;
         long restartMillis;
         long recoveryMillis;
+        long readyAgainMillis;
         String version;
         try (OwnPostgres postgres = OwnPostgres.start()) {
             TestDatabase database = TestDatabase.prepare(postgres.url("leaf"), "postgres", "");
@@ -79,10 +80,10 @@ final class PostgresScenario {
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                         .until(() -> server.status("/actuator/health/readiness") == 200);
             }
+            readyAgainMillis = (System.nanoTime() - backNanos) / 1_000_000;
             load.phase("after");
             FaultContext.hold(LOAD);
             run = load.stop();
-            recoveryMillis = Math.max(recoveryMillis, (System.nanoTime() - backNanos) / 1_000_000 - LOAD.toMillis());
             for (ServerProcess server : servers) {
                 server.stop();
             }
@@ -103,7 +104,7 @@ final class PostgresScenario {
         result.duplicates = duplicates;
         result.errors = ScenarioResult.errors(run.errors());
         result.recovery = "segment IDs again " + ScenarioResult.millis(recoveryMillis) + " after the restart; both "
-                + "servers ready again";
+                + "servers ready again after " + ScenarioResult.millis(readyAgainMillis);
         result.note("%s, a server of the suite's own (initdb, a free port); two servers, segment (step 300), "
                 + "snowflake in mysql mode (worker ids %s) and shard app %d.", version, workerIds, APP);
         result.note("IDs by kind: segment %,d, snowflake %,d, shard %,d. Errors by phase: before %s; backends ended "
