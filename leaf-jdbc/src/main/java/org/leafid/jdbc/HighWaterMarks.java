@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
  * its UPDATE locked the row: reservations of one tag (or app and shard) by this fleet are
  * serialised by that lock, so reading, checking and raising the mark need no locking of their own.
  *
- * <p>The table is created on first use when missing ({@code CREATE TABLE IF NOT EXISTS}); a
- * database user without that right gets the script's name in the failure.
+ * <p>The table is created when missing only by a process that has never found it
+ * ({@link #createIfNeverSeen}: a first start on a database that holds Meituan Leaf's tables only),
+ * once, with a WARN. A table that disappears under a process that used it is never re-created
+ * empty (an empty table would let a row set back repeat numbers): reservations fail naming the
+ * table and the script until an operator puts it back.
  */
 public final class HighWaterMarks {
 
@@ -39,6 +42,8 @@ public final class HighWaterMarks {
     private final LongAdder movedBack = new LongAdder();
     /** When each name's last WARN was written ({@link System#nanoTime}), so a loop of loads writes one a minute. */
     private final Map<String, Long> loggedAt = new ConcurrentHashMap<>();
+    /** Whether this process has read or written the table: from then on a missing table was dropped, not new. */
+    private volatile boolean seen;
 
     /**
      * @param sessions Leaf's one session factory ({@code LeafSqlSessions})
@@ -64,6 +69,7 @@ public final class HighWaterMarks {
     public long mark(SqlSession session, String key) {
         try {
             Long high = session.getMapper(HighWaterMapper.class).high(name(key));
+            seen = true;
             return high == null ? 0 : high;
         } catch (PersistenceException e) {
             if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
@@ -101,13 +107,40 @@ public final class HighWaterMarks {
         }
     }
 
-    /** Creates the table if it does not exist, in a session of its own. */
-    public void createTable() {
+    /** The table was read or written by a statement that did not fail (a one-statement reservation). */
+    public void seen() {
+        seen = true;
+    }
+
+    /**
+     * Creates the table when this process has never found it, in a session of its own; another
+     * thread's creation counts. A table this process used before is not created again.
+     *
+     * @return true when the table is there now (try the reservation again); false when it was
+     *     there before and disappeared: the caller refuses with {@link #vanished()}
+     * @throws PersistenceException when it cannot be created (the caller names {@link #TABLE_SCRIPT})
+     */
+    public synchronized boolean createIfNeverSeen() {
+        if (seen) {
+            return false;
+        }
         try (SqlSession session = sessions.openSession(true)) {
             session.getMapper(HighWaterMapper.class).createTable();
         }
-        log.info("Created table leaf_high_water (the highest max_id reserved per tag and per app and shard; see {})",
-                TABLE_SCRIPT);
+        seen = true;
+        log.warn("Created table leaf_high_water, empty: it was missing at this server's first reservation (a "
+                + "database that held Meituan Leaf's tables only). It keeps the highest max_id reserved per tag and "
+                + "per app and shard; if it existed before and was dropped, the marks it held are lost: check that "
+                + "no {} row was set back. See {}", table, TABLE_SCRIPT);
+        return true;
+    }
+
+    /** Why nothing is reserved once the table disappeared under this process. */
+    public String vanished() {
+        return "leaf_high_water (the highest max_id this fleet reserved per tag and per app and shard) has "
+                + "disappeared while this server used it, and is not re-created empty: empty marks would let a row "
+                + "that was set back repeat numbers. Restore it from a backup, or create it with " + TABLE_SCRIPT
+                + " once no " + table + " row was set back";
     }
 
     /**

@@ -11,6 +11,8 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The one reading of JDBC failures: the root cause, whether the database could not be reached
@@ -25,6 +27,13 @@ public final class SqlFailures {
     private static final int ER_BAD_DB = 1049;
     private static final int ER_DUP_ENTRY = 1062;
     private static final int ER_NO_SUCH_TABLE = 1146;
+    private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
+    private static final int ER_LOCK_DEADLOCK = 1213;
+    private static final int ER_TABLE_DEF_CHANGED = 1412;
+    /** SQL's serialization_failure: PostgreSQL's "could not serialize access", MySQL's and H2's deadlock. */
+    private static final String SERIALIZATION_FAILURE = "40001";
+    /** PostgreSQL's deadlock_detected. */
+    private static final String PG_DEADLOCK = "40P01";
     private static final int H2_TABLE_NOT_FOUND = 42102;
     private static final int H2_TABLE_NOT_FOUND_DATABASE_EMPTY = 42104;
     /** PostgreSQL's undefined_table. */
@@ -54,7 +63,62 @@ public final class SqlFailures {
         }
     }
 
+    /** An answer that says: the transaction was rolled back, run it again. */
+    public enum TryAgain {
+        /** MySQL/MariaDB 1213, PostgreSQL 40P01. */
+        DEADLOCK("a deadlock"),
+        /** MySQL/MariaDB 1205: another transaction held the row longer than innodb_lock_wait_timeout. */
+        LOCK_WAIT_TIMEOUT("a lock wait timeout"),
+        /** MySQL/MariaDB 1412: a table was created or changed after the transaction's snapshot. */
+        TABLE_DEFINITION_CHANGED("\"table definition has changed\""),
+        /** SQL state 40001 otherwise: PostgreSQL under REPEATABLE READ or SERIALIZABLE. */
+        SERIALIZATION_FAILURE("a serialization failure");
+
+        private final String words;
+
+        TryAgain(String words) {
+            this.words = words;
+        }
+
+        /** The kind in words, for the log. */
+        public String words() {
+            return words;
+        }
+
+        /** The kind as the meter's tag value. */
+        public String tag() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     private SqlFailures() {}
+
+    /**
+     * Whether the database answered "try again": the transaction was rolled back (or, for a lock wait
+     * timeout, its statement; the caller's session is closed without commit) and running it again
+     * may succeed. Reads the whole cause chain.
+     */
+    public static Optional<TryAgain> tryAgain(Throwable failure) {
+        for (Throwable t = failure; t != null; t = next(t)) {
+            if (t instanceof SQLException sql) {
+                int code = sql.getErrorCode();
+                String state = sql.getSQLState() == null ? "" : sql.getSQLState();
+                if (code == ER_LOCK_DEADLOCK || state.equals(PG_DEADLOCK)) {
+                    return Optional.of(TryAgain.DEADLOCK);
+                }
+                if (code == ER_LOCK_WAIT_TIMEOUT) {
+                    return Optional.of(TryAgain.LOCK_WAIT_TIMEOUT);
+                }
+                if (code == ER_TABLE_DEF_CHANGED) {
+                    return Optional.of(TryAgain.TABLE_DEFINITION_CHANGED);
+                }
+                if (state.equals(SERIALIZATION_FAILURE)) {
+                    return Optional.of(TryAgain.SERIALIZATION_FAILURE);
+                }
+            }
+        }
+        return Optional.empty();
+    }
 
     /**
      * Reads the whole cause chain. An answer from the database wins over the connection failure

@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.core.Sleeper;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
 import org.leafid.core.segment.SegmentStoreException;
@@ -14,6 +15,7 @@ import org.leafid.jdbc.HighWaterMarks;
 import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.SqlRetry;
 import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
 
 /**
@@ -37,14 +39,21 @@ public final class LeafAllocRepository implements SegmentStore {
     private final SqlSessionFactory sessions;
     private final String url;
     private final HighWaterMarks marks;
+    private final SqlRetry retry;
     /** Whether the database reserves in one statement ({@link LeafAllocOneTripMapper}). */
     private final boolean oneTrip;
 
     /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public LeafAllocRepository(SqlSessionFactory sessions) {
+        this(sessions, Sleeper.system());
+    }
+
+    /** @param sleeper how a reservation pauses before it is tried again ({@link SqlRetry}) */
+    public LeafAllocRepository(SqlSessionFactory sessions, Sleeper sleeper) {
         this.sessions = sessions;
         this.url = PoolUrls.of(sessions);
         this.marks = new HighWaterMarks(sessions, "leaf_alloc");
+        this.retry = new SqlRetry("leaf_alloc", sleeper);
         this.oneTrip = sessions.getConfiguration().hasMapper(LeafAllocOneTripMapper.class);
     }
 
@@ -58,6 +67,10 @@ public final class LeafAllocRepository implements SegmentStore {
         if (requestedStep < 1) {
             throw new IllegalArgumentException("requestedStep must be at least 1: " + requestedStep);
         }
+        return retry.run(() -> reserveOnce(tag, requestedStep));
+    }
+
+    private AllocRow reserveOnce(String tag, long requestedStep) {
         try {
             if (oneTrip) {
                 AllocRow row = reserveInOneTrip(tag, requestedStep);
@@ -66,13 +79,17 @@ public final class LeafAllocRepository implements SegmentStore {
                 }
             }
             return reserveAboveMark(tag, requestedStep);
-        } catch (HighWaterMarks.MissingTableException firstUse) {
+        } catch (HighWaterMarks.MissingTableException missing) {
+            boolean created;
             try {
-                marks.createTable();
+                created = marks.createIfNeverSeen();
             } catch (PersistenceException e) {
                 throw new SegmentStoreException(tag, "no block could be reserved: leaf_high_water is missing and "
                         + "could not be created: " + SqlFailures.describe(e, url) + "; create it with "
                         + HighWaterMarks.TABLE_SCRIPT + " in the database of leaf.jdbc.url", e);
+            }
+            if (!created) {
+                throw new SegmentStoreException(tag, "no block could be reserved: " + marks.vanished(), missing);
             }
             return reserveAboveMark(tag, requestedStep);
         }
@@ -94,6 +111,7 @@ public final class LeafAllocRepository implements SegmentStore {
             }
             throw new SegmentStoreException(tag, "no block could be reserved in leaf_alloc: " + explain(e), e);
         }
+        marks.seen();
         if (reserved == null) {
             return null;
         }
@@ -136,6 +154,11 @@ public final class LeafAllocRepository implements SegmentStore {
         } catch (PersistenceException e) {
             throw new SegmentStoreException(tag, "no block could be reserved in leaf_alloc: " + explain(e), e);
         }
+    }
+
+    /** The retries of reservations the database answered "try again", for the meters. */
+    public SqlRetry retries() {
+        return retry;
     }
 
     /** The high-water marks of the tags, for the admin API's check and the meters. */

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.core.Sleeper;
 import org.leafid.core.shard.AppLimitReachedException;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardBlock;
@@ -19,6 +20,7 @@ import org.leafid.jdbc.HighWaterMarks;
 import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.SqlRetry;
 
 /**
  * {@link ShardStore} on {@code id_alloc} through MyBatis, with the block rule of the Redis-queue
@@ -45,12 +47,19 @@ public final class IdAllocRepository implements ShardStore {
     private final SqlSessionFactory sessions;
     private final String url;
     private final HighWaterMarks marks;
+    private final SqlRetry retry;
     /** Whether the database reserves in one statement ({@link IdAllocOneTripMapper}). */
     private final boolean oneTrip;
 
     /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public IdAllocRepository(SqlSessionFactory sessions) {
+        this(sessions, Sleeper.system());
+    }
+
+    /** @param sleeper how a reservation pauses before it is tried again ({@link SqlRetry}) */
+    public IdAllocRepository(SqlSessionFactory sessions, Sleeper sleeper) {
         this.sessions = sessions;
+        this.retry = new SqlRetry("id_alloc", sleeper);
         this.url = PoolUrls.of(sessions);
         this.oneTrip = sessions.getConfiguration().hasMapper(IdAllocOneTripMapper.class);
         this.marks = new HighWaterMarks(sessions, "id_alloc");
@@ -61,6 +70,10 @@ public final class IdAllocRepository implements ShardStore {
         if (blocks < 1) {
             throw new IllegalArgumentException("blocks must be at least 1: " + blocks);
         }
+        return retry.run(() -> reserveOnce(appId, shardId, blocks));
+    }
+
+    private ShardBlock reserveOnce(int appId, int shardId, int blocks) {
         try {
             if (oneTrip) {
                 ShardBlock block = reserveInOneTrip(appId, shardId, blocks);
@@ -69,13 +82,18 @@ public final class IdAllocRepository implements ShardStore {
                 }
             }
             return reserveAboveMark(appId, shardId, blocks);
-        } catch (HighWaterMarks.MissingTableException firstUse) {
+        } catch (HighWaterMarks.MissingTableException missing) {
+            boolean created;
             try {
-                marks.createTable();
+                created = marks.createIfNeverSeen();
             } catch (PersistenceException e) {
                 throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be "
                         + "reserved: leaf_high_water is missing and could not be created: "
                         + SqlFailures.describe(e, url) + "; create it with " + HighWaterMarks.TABLE_SCRIPT, e);
+            }
+            if (!created) {
+                throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be "
+                        + "reserved: " + marks.vanished(), missing);
             }
             return reserveAboveMark(appId, shardId, blocks);
         }
@@ -99,6 +117,7 @@ public final class IdAllocRepository implements ShardStore {
             throw new ShardStoreException("no block of app " + appId + " shard " + shardId
                     + " could be reserved in id_alloc: " + explain(e, TABLE_SCRIPT), e);
         }
+        marks.seen();
         if (reserved == null) {
             return null;
         }
@@ -160,6 +179,11 @@ public final class IdAllocRepository implements ShardStore {
      */
     public long highWaterOfApp(int appId) {
         return marks.highest(appId + ":%");
+    }
+
+    /** The retries of reservations the database answered "try again", for the meters. */
+    public SqlRetry retries() {
+        return retry;
     }
 
     /** The high-water marks of the (app, shard)s, for the meters. */

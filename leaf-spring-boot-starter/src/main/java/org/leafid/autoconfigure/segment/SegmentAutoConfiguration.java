@@ -61,6 +61,7 @@ public class SegmentAutoConfiguration {
         MeterRegistry meters = registry.getIfAvailable(SimpleMeterRegistry::new);
         if (segmentStore instanceof LeafAllocRepository table) {
             HighWaterMeter.register(meters, table.marks());
+            HighWaterMeter.registerRetries(meters, table.retries());
         }
         return new SegmentMeters(meters);
     }

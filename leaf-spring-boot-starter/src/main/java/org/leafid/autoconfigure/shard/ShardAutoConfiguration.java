@@ -116,6 +116,7 @@ public class ShardAutoConfiguration {
         MeterRegistry meters = registry.getIfAvailable(SimpleMeterRegistry::new);
         if (rows != null) {
             HighWaterMeter.register(meters, rows.marks());
+            HighWaterMeter.registerRetries(meters, rows.retries());
         }
         return new ShardMeters(meters, shardIdGenerator, rows);
     }
