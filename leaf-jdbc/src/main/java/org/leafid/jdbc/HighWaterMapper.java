@@ -1,5 +1,6 @@
 package org.leafid.jdbc;
 
+import java.util.List;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
@@ -34,6 +35,10 @@ public interface HighWaterMapper {
     /** The highest mark of the names that start with {@code prefix} (an app's 64 shards). */
     @Select("SELECT MAX(high) FROM leaf_high_water WHERE name LIKE #{prefix}")
     Long highestLike(@Param("prefix") String prefix);
+
+    /** The names that start with {@code prefix}: an app's mode marks. */
+    @Select("SELECT name FROM leaf_high_water WHERE name LIKE #{prefix} ORDER BY name")
+    List<String> namesLike(@Param("prefix") String prefix);
 
     /** Raises the mark, never lowers it; 0 rows when it is already at or above {@code high}, or missing. */
     @Update("UPDATE leaf_high_water SET high = #{high} WHERE name = #{name} AND high < #{high}")

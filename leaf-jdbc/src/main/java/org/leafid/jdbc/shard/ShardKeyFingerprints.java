@@ -22,6 +22,12 @@ import org.slf4j.LoggerFactory;
  * refuses every other), and every server compares its own mode with the recorded one before it
  * serves the app. A recorded mode is never overwritten here; changing it means a new app id.
  *
+ * <p>Each recorded mode is also kept as a mark in {@code leaf_high_water}
+ * ({@code id_alloc:<app>:mode=<mode>}, high 0), the table whose rows outlive the rows they guard:
+ * an app whose {@code id_alloc} and {@code leaf_shard_key} rows were deleted and inserted again by
+ * SQL keeps the mode its IDs were issued in, and its row in {@code leaf_shard_key} is put back from
+ * the mark, so a server of the other mode cannot claim it and issue over the old IDs.
+ *
  * <p>The table is created on first use when missing, so that a deployment that never ran
  * {@code sql/leaf_shard.sql} records modes all the same.
  */
@@ -47,33 +53,75 @@ public final class ShardKeyFingerprints {
 
     private final SqlSessionFactory sessions;
     private final String url;
+    private final ModeMarks modeMarks;
 
     /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public ShardKeyFingerprints(SqlSessionFactory sessions) {
         this.sessions = sessions;
         this.url = PoolUrls.of(sessions);
+        this.modeMarks = new ModeMarks(sessions, url);
     }
 
-    /** The mode recorded for the app, if any. */
+    /**
+     * The mode recorded for the app, if any: its mark in {@code leaf_high_water} when there is one
+     * (put back into {@code leaf_shard_key} when that row is gone), else its row in {@code leaf_shard_key}.
+     */
     public Optional<String> recorded(int appId) {
-        return withTable("read the mode of app " + appId, () -> {
+        Optional<String> row = withTable("read the mode of app " + appId, () -> {
             try (SqlSession session = sessions.openSession(true)) {
                 return Optional.ofNullable(session.getMapper(LeafShardMapper.class).fingerprint(appId));
             }
         });
+        Optional<String> marked = Optional.ofNullable(modeMarks.read(appId + ":").get(appId));
+        if (marked.isPresent() && row.isEmpty()) {
+            restore(appId, marked.get());
+        }
+        return marked.isPresent() ? marked : row;
     }
 
-    /** Every recorded mode, by app id: one read for a whole refresh of the app list. */
+    /**
+     * Every recorded mode, by app id, as {@link #recorded} reads one: one read of each table for a
+     * whole refresh of the app list. A mode found only as a mark is put back into
+     * {@code leaf_shard_key}; one found only there (recorded before marks were kept) gets its mark.
+     */
     public Map<Integer, String> all() {
-        return withTable("read the apps' modes", () -> {
+        Map<Integer, String> rows = withTable("read the apps' modes", () -> {
             try (SqlSession session = sessions.openSession(true)) {
-                Map<Integer, String> modes = new HashMap<>();
+                Map<Integer, String> read = new HashMap<>();
                 for (RecordedMode mode : session.getMapper(LeafShardMapper.class).all()) {
-                    modes.put(mode.appId(), mode.fingerprint());
+                    read.put(mode.appId(), mode.fingerprint());
                 }
-                return modes;
+                return read;
             }
         });
+        Map<Integer, String> marked = modeMarks.read("");
+        marked.forEach((appId, mode) -> {
+            if (!rows.containsKey(appId)) {
+                restore(appId, mode);
+            }
+        });
+        rows.forEach((appId, mode) -> {
+            if (!marked.containsKey(appId)) {
+                modeMarks.keep(appId, mode);
+            }
+        });
+        Map<Integer, String> modes = new HashMap<>(rows);
+        modes.putAll(marked);
+        return modes;
+    }
+
+    /** Puts a mode found only as a mark back into {@code leaf_shard_key}; another server may have done so first. */
+    private void restore(int appId, String mode) {
+        try (SqlSession session = sessions.openSession(true)) {
+            session.getMapper(LeafShardMapper.class).insertFingerprint(appId, mode);
+            log.warn("Shard mode: app {} had no row in leaf_shard_key, but leaf_high_water keeps that its IDs were "
+                    + "issued {}: the row was put back. Deleting an app's rows does not change its mode; a new mode "
+                    + "needs a new app id", appId, mode.equals(PLAIN) ? "plain" : "opaque (key " + mode + ")");
+        } catch (PersistenceException e) {
+            if (!SqlFailures.duplicateKey(e)) {
+                throw failure(e, "put back the mode of app " + appId);
+            }
+        }
     }
 
     /**
@@ -91,6 +139,7 @@ public final class ShardKeyFingerprints {
         }
         try (SqlSession session = sessions.openSession(true)) {
             session.getMapper(LeafShardMapper.class).insertFingerprint(appId, fingerprint);
+            modeMarks.keep(appId, fingerprint);
             return Check.RECORDED;
         } catch (PersistenceException e) {
             if (!SqlFailures.duplicateKey(e)) {

@@ -91,6 +91,52 @@ abstract class LeafShardTablesContractTest {
     }
 
     @Test
+    void aModeOutlivesItsRowDeletedBySqlAndTheRowIsPutBack() throws Exception {
+        fingerprints.check(5, "fp-a");
+        sql("DELETE FROM leaf_shard_key WHERE app_id = 5");
+
+        assertThat(fingerprints.recorded(5)).contains("fp-a");
+        assertThat(fingerprints.check(5, ShardKeyFingerprints.PLAIN)).isEqualTo(Check.DIFFERS);
+        assertThat(count("SELECT COUNT(*) FROM leaf_shard_key WHERE app_id = 5 AND fingerprint = 'fp-a'")).isOne();
+
+        sql("DELETE FROM leaf_shard_key");
+        assertThat(fingerprints.all()).containsEntry(5, "fp-a");
+        assertThat(count("SELECT COUNT(*) FROM leaf_shard_key WHERE app_id = 5")).isOne();
+    }
+
+    @Test
+    void aModeRecordedBeforeMarksWereKeptGetsItsMarkAtTheNextReadOfAll() throws Exception {
+        sql("INSERT INTO leaf_shard_key(app_id, fingerprint) VALUES (7, 'plain')");
+
+        assertThat(fingerprints.all()).containsEntry(7, "plain");
+        sql("DELETE FROM leaf_shard_key WHERE app_id = 7");
+        assertThat(fingerprints.check(7, "fp-opaque")).isEqualTo(Check.DIFFERS);
+    }
+
+    @Test
+    void theMarkWinsOverARowEditedBySql() throws Exception {
+        fingerprints.check(8, ShardKeyFingerprints.PLAIN);
+        sql("UPDATE leaf_shard_key SET fingerprint = 'fp-b' WHERE app_id = 8");
+
+        assertThat(fingerprints.check(8, "fp-b")).isEqualTo(Check.DIFFERS);
+        assertThat(fingerprints.all()).containsEntry(8, ShardKeyFingerprints.PLAIN);
+    }
+
+    private void sql(String statement) throws Exception {
+        try (var connection = pool.getConnection(); var sql = connection.createStatement()) {
+            sql.executeUpdate(statement);
+        }
+    }
+
+    private long count(String query) throws Exception {
+        try (var connection = pool.getConnection(); var sql = connection.createStatement();
+                var rows = sql.executeQuery(query)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    @Test
     void watermarkIsZeroUntilAdvancedAndNeverLowered() {
         assertThat(watermarks.highest(3, 7)).isZero();
 

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * app's range ({@code max_limit_id}), so the fingerprint holds both.
  *
  * <p>A server with a key that meets an app with no record but reserved indexes ({@code max_id}
- * above 0: issued plainly by servers from before modes were recorded) records it plain: permuted
- * indexes would land on the plain ones.
+ * above 0, or a mark in {@code leaf_high_water} above 0: issued plainly by servers from before
+ * modes were recorded, or by SQL that deleted the app's rows) records it plain: permuted indexes
+ * would land on the plain ones. A mode recorded once is also kept as a mark ({@code ShardKeyFingerprints}).
  */
 final class ShardAppModes {
 
@@ -118,8 +119,13 @@ final class ShardAppModes {
         logged = Map.copyOf(refused);
     }
 
-    /** Whether any shard of the app has reserved indexes: those were, or may have been, issued plainly. */
+    /**
+     * Whether the app has reserved indexes: those were, or may have been, issued plainly. Its rows'
+     * {@code max_id} says so, and so does {@code leaf_high_water}, which keeps the highest
+     * {@code max_id} after the rows were deleted and inserted again at 0 by SQL.
+     */
     private boolean issuedPlainly(ShardApp app) {
-        return rows.rows(app.appId()).stream().anyMatch(row -> row.maxId() > 0);
+        return rows.rows(app.appId()).stream().anyMatch(row -> row.maxId() > 0)
+                || rows.highWaterOfApp(app.appId()) > 0;
     }
 }
