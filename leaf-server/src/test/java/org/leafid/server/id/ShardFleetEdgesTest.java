@@ -23,6 +23,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.leafid.jdbc.testing.TestDatabase;
 import org.leafid.server.LeafServerApplication;
 import org.leafid.server.support.Http;
@@ -159,6 +161,57 @@ class ShardFleetEdgesTest {
             assertThat(new HashSet<>(issued)).hasSize(total);
             assertThat(DATABASE.number("SELECT COUNT(*) FROM leaf_high_water WHERE name LIKE ?", "id_alloc:" + app
                     + ":%")).isPositive();
+        }
+    }
+
+    /**
+     * An app issued plainly, then re-created by SQL with its mode record gone: {@code id_alloc} and
+     * {@code leaf_shard_key} rows deleted and 64 rows inserted at {@code max_id} 0 (and, the second
+     * time, its mode mark deleted too, as data from before marks were kept would be). A server with a
+     * key started after that must not claim the app: its permuted IDs would land on the plain ones.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void anAppReCreatedBySqlWithoutItsModeRecordIsNotClaimedByAKeyedServer(boolean modeMarkDeletedToo)
+            throws Exception {
+        int app = modeMarkDeletedToo ? 61 : 60;
+        Set<Long> issued = new HashSet<>();
+        try (ConfigurableApplicationContext plain = start(null, "plain-" + app)) {
+            Http http = new Http(port(plain));
+            assertThat(createApp(port(plain), app).statusCode()).isEqualTo(201);
+            for (int i = 0; i < 200; i++) {
+                issued.add(Long.parseLong(http.get("/api/shard/get/" + app + "?gatePass=user-" + (i % 5))
+                        .body().trim()));
+            }
+        }
+        DATABASE.update("DELETE FROM id_alloc WHERE app_id = ?", app);
+        DATABASE.update("DELETE FROM leaf_shard_key WHERE app_id = ?", app);
+        if (modeMarkDeletedToo) {
+            DATABASE.update("DELETE FROM leaf_high_water WHERE name LIKE ?", "id_alloc:" + app + ":mode=%");
+        }
+        for (int shard = 0; shard < 64; shard++) {
+            DATABASE.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, max_limit_id) "
+                    + "VALUES (?, 'again', 0, ?, 10, 0)", app, shard);
+        }
+        try (ConfigurableApplicationContext opaque = start(KEY, "opaque-" + app);
+                ConfigurableApplicationContext plain = start(null, "plain-again-" + app)) {
+            Http keyed = new Http(port(opaque));
+            Http unkeyed = new Http(port(plain));
+            List<Long> repeated = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                HttpResponse<String> refused = keyed.get("/api/shard/get/" + app + "?gatePass=user-" + (i % 5));
+                assertThat(refused.statusCode()).isEqualTo(503);
+                assertThat(refused.body()).contains("app-mode-conflict");
+                long id = Long.parseLong(unkeyed.get("/api/shard/get/" + app + "?gatePass=user-" + (i % 5))
+                        .body().trim());
+                if (!issued.add(id)) {
+                    repeated.add(id);
+                }
+            }
+            assertThat(repeated).isEmpty();
+            assertThat(issued).hasSize(500);
+            assertThat(DATABASE.number("SELECT COUNT(*) FROM leaf_shard_key WHERE app_id = ? AND fingerprint = "
+                    + "'plain'", app)).isOne();
         }
     }
 
