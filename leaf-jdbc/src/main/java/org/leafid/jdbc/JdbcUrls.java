@@ -2,6 +2,8 @@ package org.leafid.jdbc;
 
 import com.mysql.cj.conf.ConnectionUrlParser;
 import com.mysql.cj.conf.HostInfo;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,6 +30,11 @@ public final class JdbcUrls {
     private static final String HIDDEN = "***";
     /** The driver's name in {@code jdbc:name:…}; all that is shown of a url that cannot be read. */
     private static final Pattern SCHEME = Pattern.compile("^jdbc:[A-Za-z0-9+_.-]+:");
+    /** The secret of a {@code user:secret@} authority, of any host of the url. */
+    private static final Pattern USER_INFO = Pattern.compile("[/,(]{1}[^/@,()?;]*?:([^/@,()?;]*)@");
+    /** A {@code password}-like property's value, up to the separators of every driver's syntax. */
+    private static final Pattern SECRET_PROPERTY = Pattern.compile(
+            "(?i)([a-z0-9_.-]*(?:password|passwd|pwd|secret)[a-z0-9_.-]*)=([^&;,)\\s]+)");
 
     private JdbcUrls() {}
 
@@ -51,6 +58,56 @@ public final class JdbcUrls {
             // Connector/J refuses a malformed url with an exception whose message quotes the url: not shown.
         }
         return scheme(url);
+    }
+
+    /**
+     * Every secret the url carries, as typed, for masking where the url's text may be quoted (a
+     * driver's error message names the host it could not resolve, and PostgreSQL's driver takes a
+     * {@code user:secret@host} authority for a host name): the password of a {@code user:secret@}
+     * authority, the values of {@code password}-like properties in any of the drivers' forms
+     * ({@code ?password=}, {@code (password=…)}, {@code ;PASSWORD=}), each also as URL-decoded.
+     */
+    public static List<String> secrets(String url) {
+        List<String> secrets = new ArrayList<>();
+        if (url == null) {
+            return secrets;
+        }
+        Matcher userInfo = USER_INFO.matcher(url);
+        while (userInfo.find()) {
+            add(secrets, userInfo.group(1));
+        }
+        Matcher property = SECRET_PROPERTY.matcher(url);
+        while (property.find()) {
+            add(secrets, property.group(2));
+        }
+        return secrets;
+    }
+
+    /** {@code text} with every secret of {@code url} replaced by {@code ***}. */
+    public static String masked(String text, String url) {
+        if (text == null) {
+            return null;
+        }
+        String masked = text;
+        for (String secret : secrets(url)) {
+            masked = masked.replace(secret, HIDDEN);
+        }
+        return masked;
+    }
+
+    private static void add(List<String> secrets, String secret) {
+        if (secret == null || secret.isEmpty()) {
+            return;
+        }
+        secrets.add(secret);
+        try {
+            String decoded = URLDecoder.decode(secret, StandardCharsets.UTF_8);
+            if (!decoded.equals(secret)) {
+                secrets.add(decoded);
+            }
+        } catch (IllegalArgumentException notEncoded) {
+            // A '%' not followed by two hex digits: the secret is used as typed, already listed.
+        }
     }
 
     /**

@@ -210,7 +210,8 @@ public final class SqlFailures {
             return shown + " failed: the JDBC driver cannot read the url; check leaf.jdbc.url";
         }
         Throwable root = rootCause(failure);
-        String message = messageOf(root);
+        // A driver quotes what it could not use, a host name that holds a user:secret@ among them.
+        String message = JdbcUrls.masked(messageOf(root), url);
         if (classify(failure) != Kind.UNREACHABLE) {
             return shown + (has(failure, SQLException.class) ? " answered: " : " failed: ") + message;
         }

@@ -33,6 +33,36 @@ class JdbcUrlsTest {
         assertThat(JdbcUrls.withoutPassword(url)).doesNotContain("S3cr3t", "S3%63r3t", "S3cr");
     }
 
+    /** The same forms, and PostgreSQL's {@code user:secret@host}: a text that quotes the url loses each secret. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "jdbc:mysql://u:S3cr3t@h:3306/db",
+        "jdbc:mysql://h:3306/db?password=S3cr3t&useSSL=false",
+        "jdbc:mysql://h/db?trustCertificateKeyStorePassword=S3cr3t",
+        "jdbc:mysql://address=(host=h)(port=3307)(user=u)(password=S3cr3t)/db",
+        "jdbc:mysql://(host=h,password=S3cr3t)/db",
+        "jdbc:mysql://[(host=h,user=u,password=S3cr3t),(host=h2,pwd=S3cr3t)]/db",
+        "jdbc:mysql://h1:3306,u2:S3cr3t@h2/db",
+        "jdbc:mysql://h/db?PASSWORD=S3cr3t",
+        "jdbc:h2:file:/srv/leaf/data;USER=sa;PASSWORD=S3cr3t",
+        "jdbc:postgresql://h/db?password=S3cr3t",
+        "jdbc:postgresql://h/db?sslpassword=S3cr3t&ssl=true",
+        "jdbc:postgresql://leaf:S3cr3t@127.0.0.1:5432/db",
+        "jdbc:postgresql://leaf:S3cr3t@h1:5432,h2:5433/db?targetServerType=primary",
+        "jdbc:postgresql://leaf:S3%63r3t@h/db"})
+    void everySecretOfAUrlIsMaskedInATextThatQuotesIt(String url) {
+        String text = "java.net.UnknownHostException: " + url + " / S3cr3t";
+        assertThat(JdbcUrls.masked(text, url)).doesNotContain("S3cr3t", "S3%63r3t").contains("***");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aUrlWithoutSecretsMasksNothing() {
+        String url = "jdbc:postgresql://127.0.0.1:5432/leaf?targetServerType=primary";
+        assertThat(JdbcUrls.secrets(url)).isEmpty();
+        assertThat(JdbcUrls.masked("Connection to 127.0.0.1:5432 refused", url))
+                .isEqualTo("Connection to 127.0.0.1:5432 refused");
+    }
+
     @Test
     void theDriversReadingIsShownWithSecretsAsStars() {
         assertThat(JdbcUrls.withoutPassword("jdbc:mysql://u:pw@h:3306/db?password=x&useSSL=false&trustStorePassword=y"))

@@ -50,6 +50,21 @@ class SqlFailuresPostgresTest {
         }
     }
 
+    /**
+     * PostgreSQL's driver takes {@code user:secret@host} for a host name and quotes it in its error:
+     * the description (what logs, problems and health show) masks the secret.
+     */
+    @Test
+    void aPasswordInTheUrlsUserInfoIsMaskedInTheDriversError() {
+        String url = "jdbc:postgresql://leaf:Hunter2secret@127.0.0.1:5432/" + database.name() + "?connectTimeout=2";
+        Throwable failure = catchThrowable(() -> DriverManager.getConnection(url, database.user(), database.password()));
+        assertThat(failure).isNotNull();
+        assertThat(String.valueOf(SqlFailures.rootCause(failure).getMessage())).contains("Hunter2secret");
+
+        String described = SqlFailures.describe(failure, url);
+        assertThat(described).doesNotContain("Hunter2secret").contains("***");
+    }
+
     @Test
     void anUnknownDatabaseAndADuplicateKeyAreReadAsSuch() throws Exception {
         String missing = database.url().replace("/" + database.name(), "/leaf_no_such_database");
