@@ -6,7 +6,8 @@
  * problem types and the problem+json answer of every failure; {@code status} the status page;
  * {@code admin} the {@code leaf_alloc} and {@code id_alloc} rows over HTTP behind a token; {@code metrics}
  * counts and times the answers, next to the starter's per-mode meters; {@code openapi} describes the API.
- * {@code problem} depends on no other package here, and no package depends on itself through others
+ * {@code disclosure} says what an answer may show to whom; it depends on no other package here,
+ * {@code problem} on {@code disclosure} only, and no package depends on itself through others
  * ({@code PackageCyclesTest}).
  */
 package org.leafid.server;

@@ -20,6 +20,12 @@ public record SegmentBufferView(
         long lastLoadMillis,
         String lastLoadFailure) {
 
+    /** The same view with {@code lastLoadFailure} as another reader may see it (no hosts, urls…). */
+    public SegmentBufferView withLastLoadFailure(String shown) {
+        return new SegmentBufferView(tag, initialized, currentStart, currentEnd, currentRemaining, nextStart, nextEnd,
+                nextReady, loading, step, rowStep, lastLoadMillis, shown);
+    }
+
     /** Numbers this instance can still issue without the database: the current and the next block. */
     public long available() {
         return currentRemaining + (nextReady ? nextEnd - nextStart : 0);

@@ -3,7 +3,10 @@ package org.leafid.server.admin;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.InstantSource;
+import org.leafid.server.disclosure.AdminCaller;
 import org.leafid.server.problem.RefusalLog;
+import org.leafid.server.problem.TooManyWrongTokensException;
 import org.leafid.server.problem.WrongAdminTokenException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +23,7 @@ import org.springframework.stereotype.Component;
  * let them fill the log.
  */
 @Component
-public final class AdminToken {
+public final class AdminToken implements AdminCaller {
 
     private static final Logger log = LoggerFactory.getLogger(AdminToken.class);
     private static final String BEARER = "Bearer ";
@@ -28,26 +31,36 @@ public final class AdminToken {
     /** The token's bytes, or null while the admin API is off: then no request is the admin's. */
     private final byte[] token;
     private final RefusalLog refusals = new RefusalLog(log, 10_000);
+    private final WrongTokenLimiter limiter;
 
-    public AdminToken(AdminProperties properties) {
+    public AdminToken(AdminProperties properties, InstantSource leafClock) {
         this.token = properties.enabled() ? properties.token().getBytes(StandardCharsets.UTF_8) : null;
+        this.limiter = new WrongTokenLimiter(leafClock);
     }
 
     /**
      * Whether the request carries the admin token: false without a bearer token (or while the admin API
      * is off, when the header means nothing to this server).
      *
+     * @throws TooManyWrongTokensException when its address sent {@value WrongTokenLimiter#LIMIT} wrong
+     *     tokens within the last minute: nothing is compared until that minute is over
      * @throws WrongAdminTokenException when it carries another bearer token
      */
     public boolean presentedBy(HttpServletRequest request) {
-        String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-        if (token == null || header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())
-                || header.substring(BEARER.length()).isBlank()) {
+        byte[] presented = bearer(request);
+        if (presented == null) {
             return false;
         }
-        byte[] presented = header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
+        long blocked = limiter.blockedForSeconds(request.getRemoteAddr());
+        if (blocked > 0) {
+            refusals.warn("admin-token-rate-limited", "Admin requests from " + request.getRemoteAddr() + " are "
+                    + "answered 429 for " + blocked + " s: " + WrongTokenLimiter.LIMIT + " wrong tokens within a "
+                    + "minute; if the caller is yours, give it this server's leaf.admin.token");
+            throw new TooManyWrongTokensException(WrongTokenLimiter.LIMIT, blocked);
+        }
         // Constant time in the length of the configured token: no byte-by-byte early exit to time.
         if (!MessageDigest.isEqual(token, presented)) {
+            limiter.wrong(request.getRemoteAddr());
             // The presented value is not logged either: it may be a near miss of the real token.
             refusals.warn("wrong-admin-token", "Request " + request.getMethod() + " " + request.getRequestURI()
                     + " from " + request.getRemoteAddr() + " refused: wrong token; if the caller is yours, give it "
@@ -55,5 +68,23 @@ public final class AdminToken {
             throw new WrongAdminTokenException();
         }
         return true;
+    }
+
+    /** The admin's, without counting or refusing anything: for what shows more to the admin ({@code Disclosure}). */
+    @Override
+    public boolean isAdmin(HttpServletRequest request) {
+        byte[] presented = bearer(request);
+        return presented != null && limiter.blockedForSeconds(request.getRemoteAddr()) == 0
+                && MessageDigest.isEqual(token, presented);
+    }
+
+    /** The bearer token's bytes, or null when there is none (or the admin API is off). */
+    private byte[] bearer(HttpServletRequest request) {
+        String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (token == null || header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())
+                || header.substring(BEARER.length()).isBlank()) {
+            return null;
+        }
+        return header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
     }
 }

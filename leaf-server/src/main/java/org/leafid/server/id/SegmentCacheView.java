@@ -1,6 +1,7 @@
 package org.leafid.server.id;
 
 import java.time.Instant;
+import java.util.function.UnaryOperator;
 import org.leafid.autoconfigure.segment.SegmentLoadOutcomes;
 import org.leafid.core.segment.SegmentBufferView;
 
@@ -19,8 +20,12 @@ public record SegmentCacheView(String tag, boolean initialized, Block current, B
     /** Numbers {@code [start, end)}; {@code remaining} of them not yet issued. */
     public record Block(String start, String end, long size, long remaining) {}
 
-    /** @param lastFailure the tag's last failed load, or null when none failed */
-    public static SegmentCacheView of(SegmentBufferView view, SegmentLoadOutcomes.Failure lastFailure) {
+    /**
+     * @param lastFailure the tag's last failed load, or null when none failed
+     * @param shown what the caller may read of a failure's text (no hosts or urls without the admin token)
+     */
+    public static SegmentCacheView of(SegmentBufferView view, SegmentLoadOutcomes.Failure lastFailure,
+            UnaryOperator<String> shown) {
         Block current = new Block(Long.toString(view.currentStart()), Long.toString(view.currentEnd()),
                 view.currentEnd() - view.currentStart(), view.currentRemaining());
         Block next = view.nextReady()
@@ -29,7 +34,7 @@ public record SegmentCacheView(String tag, boolean initialized, Block current, B
                 : null;
         String lastLoad = view.lastLoadMillis() < 0 ? null : Instant.ofEpochMilli(view.lastLoadMillis()).toString();
         return new SegmentCacheView(view.tag(), view.initialized(), current, next, view.nextReady(), view.loading(),
-                view.step(), view.rowStep(), lastLoad, view.lastLoadFailure(),
+                view.step(), view.rowStep(), lastLoad, shown.apply(view.lastLoadFailure()),
                 lastFailure == null ? null : lastFailure.at().toString());
     }
 }

@@ -9,6 +9,7 @@ import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.segment.SegmentLoadOutcomes;
 import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.server.disclosure.Disclosure;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -27,12 +28,14 @@ class SegmentController {
     private final SegmentAllocator allocator;
     private final SegmentLoadOutcomes loadOutcomes;
     private final IdGetCall<?> getCall;
+    private final Disclosure disclosure;
 
     SegmentController(SegmentAllocator allocator, SegmentLoadOutcomes loadOutcomes,
-            @Qualifier("segmentGetCall") IdGetCall<?> segmentGetCall) {
+            @Qualifier("segmentGetCall") IdGetCall<?> segmentGetCall, Disclosure disclosure) {
         this.allocator = allocator;
         this.loadOutcomes = loadOutcomes;
         this.getCall = segmentGetCall;
+        this.disclosure = disclosure;
     }
 
     @GetMapping("/api/segment/get/{tag}")
@@ -46,7 +49,7 @@ class SegmentController {
      * there is nothing to show but the cause: 503, as for an ID, naming it.
      */
     @GetMapping(value = "/api/segment/cache", produces = MediaType.APPLICATION_JSON_VALUE)
-    List<SegmentCacheView> cache() {
+    List<SegmentCacheView> cache(HttpServletRequest request) {
         RuntimeException failure = allocator.lastRefreshFailure();
         if (!allocator.tagsLoaded() && failure != null) {
             throw failure instanceof SegmentStoreException store ? store
@@ -54,6 +57,7 @@ class SegmentController {
         }
         Map<String, SegmentLoadOutcomes.Failure> failures = loadOutcomes.lastFailures();
         return allocator.views().values().stream()
-                .map(view -> SegmentCacheView.of(view, failures.get(view.tag()))).toList();
+                .map(view -> SegmentCacheView.of(view, failures.get(view.tag()), text -> disclosure.shown(request, text)))
+                .toList();
     }
 }

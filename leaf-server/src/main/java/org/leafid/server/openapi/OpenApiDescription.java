@@ -21,7 +21,7 @@ final class OpenApiDescription {
     static final String FILE = "leaf-openapi.json";
     private static final String PROBLEM_JSON = "application/problem+json";
     private static final String PROBLEM_REF = "#/components/schemas/Problem";
-    private static final int[] PROBLEM_STATUSES = {400, 401, 403, 404, 409, 503};
+    private static final int[] PROBLEM_STATUSES = {400, 401, 403, 404, 409, 429, 503};
 
     private OpenApiDescription() {}
 

@@ -1,8 +1,10 @@
 package org.leafid.server.problem;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.leafid.core.snowflake.ClockMovedBackwardsException;
+import org.leafid.server.disclosure.Disclosure;
 import org.leafid.core.LeafException;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.segment.SegmentNotReadyException;
@@ -39,10 +41,20 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     /** 503s of one kind are logged once per 10 s: an outage refuses thousands a second. */
     private final RefusalLog refusals = new RefusalLog(log, 10_000);
+    private final Disclosure disclosure;
+
+    ProblemHandler(Disclosure disclosure) {
+        this.disclosure = disclosure;
+    }
+
+    @ExceptionHandler(TooManyWrongTokensException.class)
+    ResponseEntity<ProblemDetail> tooManyWrongTokens(TooManyWrongTokensException e, HttpServletRequest request) {
+        return problem(request, ProblemType.TOO_MANY_WRONG_TOKENS, e.getMessage(), e.retryAfterSeconds());
+    }
 
     @ExceptionHandler(InvalidKeyException.class)
-    ResponseEntity<ProblemDetail> invalidKey(InvalidKeyException e) {
-        return problem(ProblemType.INVALID_KEY, e.getMessage(), 0);
+    ResponseEntity<ProblemDetail> invalidKey(InvalidKeyException e, HttpServletRequest request) {
+        return problem(request, ProblemType.INVALID_KEY, e.getMessage(), 0);
     }
 
     /**
@@ -62,8 +74,8 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     /** A wrong admin token, on the admin API or on an endpoint that answers the admin more (shard decode). */
     @ExceptionHandler(WrongAdminTokenException.class)
-    ResponseEntity<ProblemDetail> wrongAdminToken(WrongAdminTokenException e) {
-        return problem(ProblemType.FORBIDDEN, e.getMessage(), 0);
+    ResponseEntity<ProblemDetail> wrongAdminToken(WrongAdminTokenException e, HttpServletRequest request) {
+        return problem(request, ProblemType.FORBIDDEN, e.getMessage(), 0);
     }
 
     /**
@@ -73,139 +85,145 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
      * detail does not quote the value: Tomcat's message does, possibly mangled.
      */
     @ExceptionHandler(InvalidParameterException.class)
-    ResponseEntity<ProblemDetail> badQuery(InvalidParameterException e) {
-        return problem(ProblemType.BAD_REQUEST, "The query string is not valid percent-encoded "
+    ResponseEntity<ProblemDetail> badQuery(InvalidParameterException e, HttpServletRequest request) {
+        return problem(request, ProblemType.BAD_REQUEST, "The query string is not valid percent-encoded "
                 + "UTF-8; encode each parameter value (e.g. encodeURIComponent) and send it again", 0);
     }
 
     @ExceptionHandler(InvalidCountException.class)
-    ResponseEntity<ProblemDetail> invalidCount(InvalidCountException e) {
-        return problem(ProblemType.INVALID_COUNT, e.getMessage(), 0);
+    ResponseEntity<ProblemDetail> invalidCount(InvalidCountException e, HttpServletRequest request) {
+        return problem(request, ProblemType.INVALID_COUNT, e.getMessage(), 0);
     }
 
     @ExceptionHandler(InvalidIdException.class)
-    ResponseEntity<ProblemDetail> invalidId(InvalidIdException e) {
-        return problem(ProblemType.INVALID_ID, e.getMessage(), 0);
+    ResponseEntity<ProblemDetail> invalidId(InvalidIdException e, HttpServletRequest request) {
+        return problem(request, ProblemType.INVALID_ID, e.getMessage(), 0);
     }
 
     @ExceptionHandler(UnknownTagException.class)
-    ResponseEntity<ProblemDetail> unknownTag(UnknownTagException e) {
-        return problem(ProblemType.UNKNOWN_TAG, "Tag '" + e.tag()
+    ResponseEntity<ProblemDetail> unknownTag(UnknownTagException e, HttpServletRequest request) {
+        return problem(request, ProblemType.UNKNOWN_TAG, "Tag '" + e.tag()
                 + "' is not in leaf_alloc; insert a row for it (tags are re-read every refresh interval)", 0);
     }
 
     @ExceptionHandler(InvalidAppIdException.class)
-    ResponseEntity<ProblemDetail> invalidAppId(InvalidAppIdException e) {
-        return problem(ProblemType.INVALID_APP_ID, e.getMessage(), 0);
+    ResponseEntity<ProblemDetail> invalidAppId(InvalidAppIdException e, HttpServletRequest request) {
+        return problem(request, ProblemType.INVALID_APP_ID, e.getMessage(), 0);
     }
 
     @ExceptionHandler(InvalidGatePassException.class)
-    ResponseEntity<ProblemDetail> invalidGatePass(InvalidGatePassException e) {
-        return problem(ProblemType.INVALID_GATE_PASS, e.getMessage(), 0);
+    ResponseEntity<ProblemDetail> invalidGatePass(InvalidGatePassException e, HttpServletRequest request) {
+        return problem(request, ProblemType.INVALID_GATE_PASS, e.getMessage(), 0);
     }
 
     @ExceptionHandler(UnknownAppException.class)
-    ResponseEntity<ProblemDetail> unknownApp(UnknownAppException e) {
-        return problem(ProblemType.UNKNOWN_APP, "App " + e.appId() + " is not in id_alloc; create it "
+    ResponseEntity<ProblemDetail> unknownApp(UnknownAppException e, HttpServletRequest request) {
+        return problem(request, ProblemType.UNKNOWN_APP, "App " + e.appId() + " is not in id_alloc; create it "
                 + "with POST /api/admin/apps or insert its 64 rows (apps are re-read every refresh interval)", 0);
     }
 
     @ExceptionHandler(UnknownShardException.class)
-    ResponseEntity<ProblemDetail> unknownShard(UnknownShardException e) {
-        return problem(ProblemType.UNKNOWN_SHARD, e.getMessage() + "; the gate pass maps to shard "
+    ResponseEntity<ProblemDetail> unknownShard(UnknownShardException e, HttpServletRequest request) {
+        return problem(request, ProblemType.UNKNOWN_SHARD, e.getMessage() + "; the gate pass maps to shard "
                 + e.shardId() + ": insert the app's row for it", 0);
     }
 
     @ExceptionHandler(AppLimitReachedException.class)
-    ResponseEntity<ProblemDetail> appLimitReached(AppLimitReachedException e) {
-        refusals.error("app-limit-reached", e.getMessage());
+    ResponseEntity<ProblemDetail> appLimitReached(AppLimitReachedException e, HttpServletRequest request) {
+        refusals.error("app-limit-reached", masked(e.getMessage()));
         // No Retry-After: waiting does not help, only an operator does.
-        return problem(ProblemType.APP_LIMIT_REACHED, e.getMessage(), 0);
+        return problem(request, ProblemType.APP_LIMIT_REACHED, e.getMessage(), 0);
     }
 
     @ExceptionHandler(AppModeConflictException.class)
-    ResponseEntity<ProblemDetail> appModeConflict(AppModeConflictException e) {
+    ResponseEntity<ProblemDetail> appModeConflict(AppModeConflictException e, HttpServletRequest request) {
         // Logged once when the refusal began (ShardAppModes); waiting does not help, only an operator does.
-        return problem(ProblemType.APP_MODE_CONFLICT, "This server does not serve "
+        return problem(request, ProblemType.APP_MODE_CONFLICT, "This server does not serve "
                 + e.getMessage(), 0);
     }
 
     @ExceptionHandler(ShardStoreException.class)
-    ResponseEntity<ProblemDetail> shardStoreUnavailable(ShardStoreException e) {
-        refusals.warn("shard-store-unavailable", "Shard mode failure answered with 503: " + e.getMessage());
-        return problem(ProblemType.STORE_UNAVAILABLE, e.getMessage()
+    ResponseEntity<ProblemDetail> shardStoreUnavailable(ShardStoreException e, HttpServletRequest request) {
+        refusals.warn("shard-store-unavailable", masked("Shard mode failure answered with 503: " + e.getMessage()));
+        return problem(request, ProblemType.STORE_UNAVAILABLE, e.getMessage()
                 + "; shard IDs are refused with 503 until the database answers", 1);
     }
 
     @ExceptionHandler(ModeDisabledException.class)
-    ResponseEntity<ProblemDetail> modeDisabled(ModeDisabledException e) {
-        return problem(ProblemType.MODE_DISABLED, e.getMessage(), 0);
+    ResponseEntity<ProblemDetail> modeDisabled(ModeDisabledException e, HttpServletRequest request) {
+        return problem(request, ProblemType.MODE_DISABLED, e.getMessage(), 0);
     }
 
     @ExceptionHandler(SegmentNotReadyException.class)
-    ResponseEntity<ProblemDetail> segmentNotReady(SegmentNotReadyException e) {
-        return problem(ProblemType.SEGMENT_NOT_READY, e.getMessage()
+    ResponseEntity<ProblemDetail> segmentNotReady(SegmentNotReadyException e, HttpServletRequest request) {
+        return problem(request, ProblemType.SEGMENT_NOT_READY, e.getMessage()
                 + "; the database is slow or unreachable, retry shortly", 1);
     }
 
     @ExceptionHandler(SegmentStoreException.class)
-    ResponseEntity<ProblemDetail> storeUnavailable(SegmentStoreException e) {
+    ResponseEntity<ProblemDetail> storeUnavailable(SegmentStoreException e, HttpServletRequest request) {
         // The message says what to check: the store adds the hint.
-        refusals.warn("store-unavailable", "Segment store failure answered with 503: " + e.getMessage());
+        refusals.warn("store-unavailable", masked("Segment store failure answered with 503: " + e.getMessage()));
         // The message names the database (url without password), the cause and what to check.
-        return problem(ProblemType.STORE_UNAVAILABLE, e.getMessage()
+        return problem(request, ProblemType.STORE_UNAVAILABLE, e.getMessage()
                 + "; segment IDs are refused with 503 until the database answers", 1);
     }
 
     @ExceptionHandler(TagExhaustedException.class)
-    ResponseEntity<ProblemDetail> tagExhausted(TagExhaustedException e) {
-        refusals.error("tag-exhausted", e.getMessage() + ": an operator must move the tag to a new one");
-        return problem(ProblemType.TAG_EXHAUSTED, e.getMessage()
+    ResponseEntity<ProblemDetail> tagExhausted(TagExhaustedException e, HttpServletRequest request) {
+        refusals.error("tag-exhausted", masked(e.getMessage() + ": an operator must move the tag to a new one"));
+        return problem(request, ProblemType.TAG_EXHAUSTED, e.getMessage()
                 + "; no more IDs can be issued for this tag", 0);
     }
 
     @ExceptionHandler(ClockMovedBackwardsException.class)
-    ResponseEntity<ProblemDetail> clockMovedBackwards(ClockMovedBackwardsException e) {
-        refusals.warn("clock-moved-backwards", "Refused a snowflake ID: " + e.getMessage()
-                + "; check NTP on this host, it must slew rather than step the clock");
+    ResponseEntity<ProblemDetail> clockMovedBackwards(ClockMovedBackwardsException e, HttpServletRequest request) {
+        refusals.warn("clock-moved-backwards", masked("Refused a snowflake ID: " + e.getMessage()
+                + "; check NTP on this host, it must slew rather than step the clock"));
         long seconds = Math.max(1, (e.backwardsMillis() + 999) / 1000);
-        return problem(ProblemType.CLOCK_MOVED_BACKWARDS, "The server clock moved back by "
+        return problem(request, ProblemType.CLOCK_MOVED_BACKWARDS, "The server clock moved back by "
                 + e.backwardsMillis() + " ms; no snowflake ID is issued until it catches up", seconds);
     }
 
     @ExceptionHandler(WorkerIdUnavailableException.class)
-    ResponseEntity<ProblemDetail> workerIdUnavailable(WorkerIdUnavailableException e) {
-        refusals.warn("worker-id-unavailable", "Refused a snowflake ID: " + e.getMessage());
-        return problem(ProblemType.WORKER_ID_UNAVAILABLE, e.getMessage(), 1);
+    ResponseEntity<ProblemDetail> workerIdUnavailable(WorkerIdUnavailableException e, HttpServletRequest request) {
+        refusals.warn("worker-id-unavailable", masked("Refused a snowflake ID: " + e.getMessage()));
+        return problem(request, ProblemType.WORKER_ID_UNAVAILABLE, e.getMessage(), 1);
     }
 
     @ExceptionHandler(TimestampOverflowException.class)
-    ResponseEntity<ProblemDetail> timestampOverflow(TimestampOverflowException e) {
-        refusals.error("timestamp-out-of-range", "Refused a snowflake ID: " + e.getMessage()
-                + "; check the clock and leaf.snowflake.twepoch");
-        return problem(ProblemType.TIMESTAMP_OUT_OF_RANGE,
+    ResponseEntity<ProblemDetail> timestampOverflow(TimestampOverflowException e, HttpServletRequest request) {
+        refusals.error("timestamp-out-of-range", masked("Refused a snowflake ID: " + e.getMessage()
+                + "; check the clock and leaf.snowflake.twepoch"));
+        return problem(request, ProblemType.TIMESTAMP_OUT_OF_RANGE,
                 "The clock is outside the 41-bit range after leaf.snowflake.twepoch", 0);
     }
 
     @ExceptionHandler(LeafInterruptedException.class)
-    ResponseEntity<ProblemDetail> interrupted(LeafInterruptedException e) {
-        return problem(ProblemType.INTERRUPTED, "The server is shutting down", 1);
+    ResponseEntity<ProblemDetail> interrupted(LeafInterruptedException e, HttpServletRequest request) {
+        return problem(request, ProblemType.INTERRUPTED, "The server is shutting down", 1);
     }
 
     @ExceptionHandler(LeafException.class)
-    ResponseEntity<ProblemDetail> otherLeafFailure(LeafException e) {
+    ResponseEntity<ProblemDetail> otherLeafFailure(LeafException e, HttpServletRequest request) {
         log.error("Unmapped Leaf failure", e);
-        return problem(ProblemType.UNAVAILABLE, "No ID could be issued", 1);
+        return problem(request, ProblemType.UNAVAILABLE, "No ID could be issued", 1);
     }
 
     @ExceptionHandler(RuntimeException.class)
-    ResponseEntity<ProblemDetail> unexpected(RuntimeException e) {
+    ResponseEntity<ProblemDetail> unexpected(RuntimeException e, HttpServletRequest request) {
         log.error("Unexpected failure while serving a request", e);
-        return problem(ProblemType.INTERNAL, "An internal error occurred; see the server log",
+        return problem(request, ProblemType.INTERNAL, "An internal error occurred; see the server log",
                 0);
     }
 
-    private static ResponseEntity<ProblemDetail> problem(ProblemType type, String detail, long retryAfterSeconds) {
-        return Problems.response(type, detail, retryAfterSeconds);
+    /** The detail as this caller may read it ({@link Disclosure}): no host, url or fingerprint without the admin token. */
+    private ResponseEntity<ProblemDetail> problem(HttpServletRequest request, ProblemType type, String detail,
+            long retryAfterSeconds) {
+        return Problems.response(type, disclosure.shown(request, detail), retryAfterSeconds);
+    }
+
+    private String masked(String text) {
+        return disclosure.masked(text);
     }
 }

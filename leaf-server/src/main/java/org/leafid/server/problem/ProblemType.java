@@ -29,6 +29,8 @@ public enum ProblemType {
             + "or Tomcat refused the request line or headers"),
     UNAUTHORIZED("unauthorized", HttpStatus.UNAUTHORIZED, "an admin call without the bearer token"),
     FORBIDDEN("forbidden", HttpStatus.FORBIDDEN, "an admin call, or a shard decode, with a wrong token"),
+    TOO_MANY_WRONG_TOKENS("too-many-wrong-tokens", HttpStatus.TOO_MANY_REQUESTS,
+            "the client's address sent 20 wrong admin tokens within a minute (Retry-After)"),
     UNKNOWN_TAG("unknown-tag", HttpStatus.NOT_FOUND, "the tag has no leaf_alloc row"),
     UNKNOWN_APP("unknown-app", HttpStatus.NOT_FOUND, "the app has no id_alloc rows"),
     UNKNOWN_SHARD("unknown-shard", HttpStatus.NOT_FOUND, "the gate pass's shard has no id_alloc row"),

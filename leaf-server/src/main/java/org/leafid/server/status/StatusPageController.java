@@ -1,14 +1,17 @@
 package org.leafid.server.status;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
@@ -21,6 +24,7 @@ import org.leafid.autoconfigure.shard.ShardMeters;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.leafid.core.LeafException;
 import org.leafid.core.segment.SegmentAllocator;
+import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.snowflake.SnowflakeLayout;
@@ -31,6 +35,7 @@ import org.leafid.jdbc.EmbeddedDatabase;
 import org.leafid.jdbc.JdbcUrls;
 import org.leafid.server.LeafServerApplication;
 import org.leafid.server.id.HttpProperties;
+import org.leafid.server.disclosure.Disclosure;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.actuate.endpoint.CompositeHealthDescriptor;
 import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
@@ -76,6 +81,7 @@ class StatusPageController {
     private final ObjectProvider<ShardAppRefresher> shardRefresher;
     private final ObjectProvider<SnowflakeLayout> snowflakeLayout;
     private final boolean apiDocs;
+    private final Disclosure disclosure;
 
     StatusPageController(LeafProperties leaf, JdbcProperties jdbc, SegmentProperties segmentProperties,
             SnowflakeProperties snowflakeProperties, ObjectProvider<SegmentAllocator> segmentAllocator,
@@ -85,7 +91,7 @@ class StatusPageController {
             StatusPageTraffic traffic, InstantSource leafClock, ObjectProvider<ShardAppDirectory> shardApps,
             ObjectProvider<ShardMeters> shardMeters, ObjectProvider<ShardBufferStatus> shardBuffer,
             ObjectProvider<ShardAppRefresher> shardRefresher, ObjectProvider<SnowflakeLayout> snowflakeLayout,
-            HttpProperties http) {
+            HttpProperties http, Disclosure disclosure) {
         this.leaf = leaf;
         this.jdbc = jdbc;
         this.segmentProperties = segmentProperties;
@@ -105,19 +111,26 @@ class StatusPageController {
         this.shardRefresher = shardRefresher;
         this.snowflakeLayout = snowflakeLayout;
         this.apiDocs = http.apiDocs();
+        this.disclosure = disclosure;
     }
 
+    /**
+     * The page, with every failure's text, the database and the instance's address as the caller may
+     * read them ({@link Disclosure}): without the admin token no host, url, database name or key
+     * fingerprint.
+     */
     @GetMapping("/")
-    ResponseEntity<String> page() {
+    ResponseEntity<String> page(HttpServletRequest request) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS); // as precise as every other time shown
-        StatusPage.Model model = new StatusPage.Model(leaf.name(), now, server(now), segment(), snowflake(), shard(),
-                apiDocs);
+        UnaryOperator<String> shown = text -> disclosure.shown(request, text);
+        StatusPage.Model model = new StatusPage.Model(leaf.name(), now, server(now, shown), segment(shown),
+                snowflake(shown), shard(shown), apiDocs);
         // A status page must show the state now, never a cached copy.
         return ResponseEntity.ok().contentType(HTML).cacheControl(CacheControl.noStore())
                 .body(StatusPage.render(model));
     }
 
-    private StatusPageShard.ShardSection shard() {
+    private StatusPageShard.ShardSection shard(UnaryOperator<String> shown) {
         ShardAppDirectory apps = shardApps.getIfAvailable();
         ShardMeters meters = shardMeters.getIfAvailable();
         ShardBufferStatus buffer = shardBuffer.getIfAvailable();
@@ -131,27 +144,33 @@ class StatusPageController {
         ShardAppRefresher refresher = shardRefresher.getIfAvailable();
         RuntimeException failure = refresher == null ? null : refresher.lastFailure();
         return new StatusPageShard.ShardSection(true, buffer.source(), rows,
-                failure == null ? null : "The app list could not be read from id_alloc: " + failure.getMessage());
+                failure == null ? null : shown.apply("The app list could not be read from id_alloc: "
+                        + failure.getMessage()));
     }
 
-    private StatusPage.SegmentSection segment() {
+    private StatusPage.SegmentSection segment(UnaryOperator<String> shown) {
         SegmentAllocator allocator = segmentProperties.enable() ? segmentAllocator.getIfAvailable() : null;
         if (allocator == null) {
             return StatusPage.SegmentSection.disabled();
         }
         SegmentLoadOutcomes outcomes = loadOutcomes.getIfAvailable();
-        Map<String, SegmentLoadOutcomes.Failure> failures = outcomes == null ? Map.of() : outcomes.lastFailures();
+        Map<String, SegmentLoadOutcomes.Failure> failures = new HashMap<>();
+        (outcomes == null ? Map.<String, SegmentLoadOutcomes.Failure>of() : outcomes.lastFailures()).forEach(
+                (tag, failure) -> failures.put(tag, new SegmentLoadOutcomes.Failure(failure.at(),
+                        shown.apply(failure.cause()))));
         boolean loaded = allocator.tagsLoaded();
-        String notLoadedReason = loaded ? null : SegmentHealthIndicator.notLoadedReason(allocator);
-        return new StatusPage.SegmentSection(true, loaded, notLoadedReason, List.copyOf(allocator.views().values()),
-                failures);
+        String notLoadedReason = loaded ? null : shown.apply(SegmentHealthIndicator.notLoadedReason(allocator));
+        List<SegmentBufferView> views = allocator.views().values().stream()
+                .map(view -> view.withLastLoadFailure(shown.apply(view.lastLoadFailure()))).toList();
+        return new StatusPage.SegmentSection(true, loaded, notLoadedReason, views, failures);
     }
 
-    private StatusPage.ServerSection server(Instant now) {
+    private StatusPage.ServerSection server(Instant now, UnaryOperator<String> shown) {
         Instant started = traffic.startedAt();
         Instant since = started == null ? now : started.truncatedTo(ChronoUnit.MILLIS);
-        return new StatusPage.ServerSection(version(), since, readiness(), dataSource(),
-                traffic.lastMinute());
+        StatusPage.Readiness readiness = readiness();
+        return new StatusPage.ServerSection(version(), since, new StatusPage.Readiness(readiness.status(),
+                readiness.reasons().stream().map(shown).toList()), shown.apply(dataSource()), traffic.lastMinute());
     }
 
     /** From build-info (the jar), else the jar's manifest, else: run from the classes. */
@@ -199,7 +218,7 @@ class StatusPageController {
         return JdbcUrls.withoutPassword(dataSource.url()) + (jdbc.username().isEmpty() ? "" : " as " + jdbc.username());
     }
 
-    private StatusPage.SnowflakeSection snowflake() {
+    private StatusPage.SnowflakeSection snowflake(UnaryOperator<String> shown) {
         WorkerIdHolder holder = snowflakeProperties.enable() ? workerIdHolder.getIfAvailable() : null;
         if (holder == null) {
             return new StatusPage.SnowflakeSection(false, null, null, null, null, null);
@@ -208,13 +227,13 @@ class StatusPageController {
         String layoutText = layout == null ? null : layout.describe() + ", ends " + layout.endsAt();
         String mode = snowflakeProperties.mode().name().toLowerCase(Locale.ROOT);
         InstanceAddress address = instanceAddress.getIfAvailable();
-        String instance = address == null ? null : address.key();
+        String instance = address == null ? null : shown.apply(address.key());
         try {
             WorkerLease lease = holder.lease();
             return new StatusPage.SnowflakeSection(true, mode, instance, lease, null, layoutText);
         } catch (LeafException e) {
             // Not held (still starting, lost, or closed): the holder's message says which.
-            return new StatusPage.SnowflakeSection(true, mode, instance, null, e.getMessage(), layoutText);
+            return new StatusPage.SnowflakeSection(true, mode, instance, null, shown.apply(e.getMessage()), layoutText);
         }
     }
 }
