@@ -20,7 +20,11 @@ interface ClientMeters {
 
     default void refused() {}
 
-    default void serverFailed(String server) {}
+    /**
+     * A request to {@code server} that failed, and why: {@code connection}, {@code timeout},
+     * {@code status} (5xx, 408, 429), {@code redirect} (3xx, not followed) or {@code bad-answer}.
+     */
+    default void serverFailed(String server, String reason) {}
 
     /** An answer of {@code server} refused by a check (also a server failure). */
     default void badAnswer(String server, String check) {}

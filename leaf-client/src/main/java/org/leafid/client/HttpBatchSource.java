@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Fetches a batch over HTTP, asking the servers in turn: the preferred one, then, after a connect
- * failure, a timeout, a 5xx, 408/429 or a bad answer, the next one up. A refusal (other 4xx, or
+ * failure, a timeout, a 5xx, 408/429, a redirect or a bad answer, the next one up. A redirect (any
+ * 3xx) is not followed: a Leaf server sends none, so it comes from something in front of the
+ * server, and following it would take IDs from wherever it points. A refusal (other 4xx, or
  * {@code app-limit-reached}/{@code tag-exhausted}) is thrown at once: every server would say the
  * same.
  *
@@ -61,26 +63,34 @@ final class HttpBatchSource implements BatchSource {
                     pool.succeeded(server);
                     return ids;
                 }
+                if (status >= 300 && status < 400) {
+                    String location = response.headers().firstValue("Location").orElse("no Location");
+                    String reason = status + " redirect to " + location + ", not followed";
+                    pool.failed(server, -1, reason);
+                    meters.serverFailed(server.url, "redirect");
+                    last = new IOException(reason);
+                    continue;
+                }
                 Problem problem = Problem.parse(response.body());
                 if (isServerFault(status, problem)) {
                     pool.failed(server, retryAfterSeconds(response), status + " " + problem.type());
-                    meters.serverFailed(server.url);
+                    meters.serverFailed(server.url, "status");
                     last = new IOException(status + " " + problem.type() + ": " + problem.detail());
                     continue;
                 }
                 throw LeafRequestException.of(status, problem.type(), problem.detail(), null);
             } catch (BadAnswerException e) {
                 pool.failed(server, -1, "a bad answer, " + e.getMessage());
-                meters.serverFailed(server.url);
+                meters.serverFailed(server.url, "bad-answer");
                 meters.badAnswer(server.url, e.check());
                 last = e;
             } catch (HttpTimeoutException e) {
                 pool.failed(server, -1, "no answer within " + requestTimeout.toMillis() + " ms");
-                meters.serverFailed(server.url);
+                meters.serverFailed(server.url, "timeout");
                 last = e;
             } catch (IOException e) {
                 pool.failed(server, -1, e.toString());
-                meters.serverFailed(server.url);
+                meters.serverFailed(server.url, "connection");
                 last = e;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

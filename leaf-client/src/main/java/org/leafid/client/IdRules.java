@@ -42,10 +42,13 @@ final class IdRules {
         return sorted;
     }
 
-    /** The first ID above {@code floor}: what the server issued before must not come again. */
-    static void above(long[] ids, long floor, String what) throws BadAnswerException {
-        if (ids.length > 0 && ids[0] <= floor) {
-            throw new BadAnswerException("behind", "ID " + ids[0] + " is not above " + floor + ", " + what);
+    /**
+     * The last ID above {@code floor}, the largest the client served: an answer wholly at or below
+     * it repeats or goes back (the IDs of one only starting below it are not served).
+     */
+    static void reachesAbove(long[] ids, long floor, String what) throws BadAnswerException {
+        if (ids.length > 0 && ids[ids.length - 1] <= floor) {
+            throw new BadAnswerException("behind", "every ID is at or below " + floor + ", " + what);
         }
     }
 }

@@ -29,8 +29,8 @@ import java.util.regex.Pattern;
  *
  * <p>Guarantees: every ID was issued by a server, in a complete answer that passed the checks of
  * its mode (the count, every ID positive, the app and shard, the order; see the package
- * documentation); no ID is handed out twice by one client; a segment tag's IDs increase within one
- * client. Thread-safe.
+ * documentation); no ID is handed out twice by one client; a segment tag's IDs, and the snowflake
+ * IDs, increase within one client. Thread-safe.
  */
 public final class LeafClient implements AutoCloseable {
 
@@ -62,11 +62,14 @@ public final class LeafClient implements AutoCloseable {
         this.fetchers = new ScheduledThreadPoolExecutor(FETCH_THREADS, ClientThreads.named("leaf-client-fetch"));
         this.fetchers.setRemoveOnCancelPolicy(true);
         this.httpThreads = Executors.newFixedThreadPool(FETCH_THREADS, ClientThreads.named("leaf-client-http"));
+        // Redirects are never followed (a 3xx is that server's failure): a proxy must not send the client anywhere.
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(settings.connectTimeout).executor(httpThreads).build();
+                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(settings.connectTimeout)
+                .executor(httpThreads).build();
         this.source = new HttpBatchSource(http, pool, settings.requestTimeout, meters);
-        this.snowflake = buffer("snowflake", "snowflake", "/api/snowflake/get/" + SNOWFLAKE_KEY + "?", false,
-                served -> new SnowflakeAnswerCheck());
+        // Ordered, with one floor whichever server answers: see SnowflakeAnswerCheck.
+        this.snowflake = buffer("snowflake", "snowflake", "/api/snowflake/get/" + SNOWFLAKE_KEY + "?", true,
+                SnowflakeAnswerCheck::new);
     }
 
     public static Builder builder() {
@@ -80,7 +83,7 @@ public final class LeafClient implements AutoCloseable {
                 t -> buffer("segment", t, "/api/segment/get/" + t + "?", true, SegmentAnswerCheck::new));
     }
 
-    /** Snowflake IDs (roughly time-ordered, from whichever server answers). */
+    /** Snowflake IDs (time-ordered, from whichever server answers; increasing within this client). */
     public IdSource snowflake() {
         checkOpen();
         return snowflake;

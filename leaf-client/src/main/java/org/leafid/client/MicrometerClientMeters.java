@@ -9,7 +9,7 @@ import java.util.function.ToDoubleFunction;
  * The client's meters in a Micrometer registry (Prometheus names):
  * {@code leaf_client_fetches_total{mode,outcome}} (outcome {@code ok} or {@code refused}),
  * {@code leaf_client_ids_fetched_total{mode}}, {@code leaf_client_buffered{mode,key}},
- * {@code leaf_client_server_failures_total{server}},
+ * {@code leaf_client_server_failures_total{server,reason}},
  * {@code leaf_client_bad_answers_total{server,check}} and {@code leaf_client_servers_up}.
  */
 final class MicrometerClientMeters implements ClientMeters {
@@ -59,9 +59,9 @@ final class MicrometerClientMeters implements ClientMeters {
     }
 
     @Override
-    public void serverFailed(String server) {
-        Counter.builder("leaf.client.server.failures").tag("server", server)
-                .description("Requests to a Leaf server that failed: connect, timeout, 5xx, bad answer")
+    public void serverFailed(String server, String reason) {
+        Counter.builder("leaf.client.server.failures").tag("server", server).tag("reason", reason)
+                .description("Requests to a Leaf server that failed: connection, timeout, 5xx, redirect, bad answer")
                 .register(registry).increment();
     }
 

@@ -27,12 +27,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One batch is fetched ahead; two when the batches are at the largest size and the rate may
  * outrun one round trip at a time ({@code ahead} counts batches fetching or fetched, not yet
- * current). Every answer passed the buffer's {@link AnswerCheck} before it arrives here. For
- * segment tags the fetched batches wait sorted by their first ID, and a batch becoming current
- * starts after the largest ID of those before it: IDs not above it (another server still on an
- * older block after a failover, or a later answer overtaken by an earlier one) are never served,
- * so the client's IDs of a tag only increase. An answer with no ID above that mark never gets
- * here: the check refuses it as the server's failure ({@link SegmentAnswerCheck}).
+ * current). Every answer passed the buffer's {@link AnswerCheck} before it arrives here. In the
+ * ordered modes (segment tags, snowflake) the fetched batches wait sorted by their first ID, and a
+ * batch becoming current starts after the largest ID of those before it: IDs not above it (another
+ * server still on an older block after a failover, a server replaying what another gave, or a later
+ * answer overtaken by an earlier one) are never served, so the client's IDs of a tag, and its
+ * snowflake IDs, only increase. An answer with no ID above that mark never gets here: the check
+ * refuses it as the server's failure ({@link SegmentAnswerCheck}, {@link SnowflakeAnswerCheck}).
  */
 final class PrefetchBuffer implements IdSource {
 
@@ -61,15 +62,17 @@ final class PrefetchBuffer implements IdSource {
     private LeafRequestException refusal;
     private Exception lastFailure;
     /**
-     * Segment tags: no ID at or below it is served; 0 at first, so no ID at or below 0 either.
+     * Ordered modes: no ID at or below it is served; 0 at first, so no ID at or below 0 either.
      * Written under lock; read by the check without it.
      */
     private volatile long largestServed;
     private boolean closed;
 
     /**
-     * @param checks the check of this buffer's answers, given the largest ID it has served (segment
-     *     tags judge answers by it)
+     * @param increasing whether the mode's IDs are ordered (segment, snowflake): served only above the
+     *     largest served before
+     * @param checks the check of this buffer's answers, given the largest ID it has served (the
+     *     ordered modes judge answers by it)
      */
     PrefetchBuffer(String mode, String key, String path, boolean increasing,
             Function<LongSupplier, AnswerCheck> checks, BatchSource source, ScheduledExecutorService executor,
@@ -213,7 +216,7 @@ final class PrefetchBuffer implements IdSource {
     }
 
     /**
-     * The batch as it may be served (guarded by lock): for a segment tag, from its first ID above
+     * The batch as it may be served (guarded by lock): in an ordered mode, from its first ID above
      * every ID served before; null when it has none.
      */
     private Batch usable(Batch batch) {
@@ -230,7 +233,8 @@ final class PrefetchBuffer implements IdSource {
         if (ids[0] <= largestServed) {
             start = Arrays.binarySearch(ids, largestServed + 1);
             start = start >= 0 ? start : -start - 1;
-            log.debug("Skipped {} IDs of {} not above {} (a server on an older block)", start, name, largestServed);
+            log.debug("Skipped {} IDs of {} not above {} (a server behind the one served from)", start, name,
+                    largestServed);
         }
         largestServed = ids[ids.length - 1];
         return start == 0 ? batch : new Batch(ids, start, prefetchThreshold);

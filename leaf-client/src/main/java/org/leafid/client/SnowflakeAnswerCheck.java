@@ -1,27 +1,37 @@
 package org.leafid.client;
 
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
- * A snowflake answer: IDs above 0, strictly increasing, and above the last ID the same server gave
- * this client in an answer accepted before the request was sent (a server issues its snowflake IDs
- * in order; an answer that is not above its last one repeats or goes back). Servers are told apart
- * by URL, so each URL should reach one server, not a load balancer in front of several.
+ * A snowflake answer: IDs above 0, strictly increasing, reaching above the largest snowflake ID
+ * this client has served, whichever server gave it, and sharing no ID with the answers accepted
+ * last ({@link RecentAnswers}). One floor for all servers, not one per server: a server that
+ * replays another's range (the same worker id given twice, a stale cache) is below it, and the
+ * client cannot tell servers apart by their IDs (the worker field's place depends on the servers'
+ * layout). IDs of two servers interleave, so an answer that only starts below the mark is
+ * accepted and served from above it, as a segment tag's; one wholly at or below it is refused
+ * ({@code behind}): after a failover to a server whose clock is behind, until its clock passes the
+ * mark.
  */
 final class SnowflakeAnswerCheck implements AnswerCheck {
 
-    private final ConcurrentHashMap<String, Long> lastByServer = new ConcurrentHashMap<>();
+    private final LongSupplier served;
+    /** Ordered answers need no more than the last few: anything older is below the mark and never served. */
+    private final RecentAnswers recent = new RecentAnswers(0);
+
+    /** @param served the largest snowflake ID handed out so far (or about to be), 0 for none */
+    SnowflakeAnswerCheck(LongSupplier served) {
+        this.served = served;
+    }
 
     @Override
     public Judge before(String server) {
-        long floor = lastByServer.getOrDefault(server, 0L);
+        long floor = served.getAsLong();
         return ids -> {
             IdRules.positive(ids);
             IdRules.increasing(ids);
-            IdRules.above(ids, floor, "the last snowflake ID this server gave");
-            if (ids.length > 0) {
-                lastByServer.merge(server, ids[ids.length - 1], Math::max);
-            }
+            IdRules.reachesAbove(ids, floor, "the largest snowflake ID this client has served (from any server)");
+            recent.admit(ids);
         };
     }
 }

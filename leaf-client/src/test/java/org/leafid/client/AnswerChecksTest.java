@@ -11,18 +11,47 @@ import org.junit.jupiter.api.Test;
 class AnswerChecksTest {
 
     @Test
-    void snowflakeAnswersToTwoRequestsInFlightAreAcceptedInEitherOrderButALaterRequestMustGoHigher()
-            throws Exception {
-        SnowflakeAnswerCheck check = new SnowflakeAnswerCheck();
+    void snowflakeAnswersToTwoRequestsInFlightAreAcceptedInEitherOrderButNeverWhenTheyOverlap() throws Exception {
+        AtomicLong served = new AtomicLong();
+        SnowflakeAnswerCheck check = new SnowflakeAnswerCheck(served::get);
         AnswerCheck.Judge first = check.before("http://a");
         AnswerCheck.Judge second = check.before("http://a");
         second.accept(new long[] {201, 202});
-        assertThatCode(() -> first.accept(new long[] {101, 102})).doesNotThrowAnyException();
-
-        assertThatThrownBy(() -> check.before("http://a").accept(new long[] {150, 300}))
-                .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "behind"));
-        assertThatCode(() -> check.before("http://b").accept(new long[] {150})).as("each server its own order")
+        assertThatCode(() -> first.accept(new long[] {101, 102})).as("a later answer overtaken")
                 .doesNotThrowAnyException();
+
+        // Two more in flight, both judged against the same floor, each starting at the other's last ID.
+        AnswerCheck.Judge third = check.before("http://a");
+        AnswerCheck.Judge fourth = check.before("http://a");
+        fourth.accept(new long[] {400, 401});
+        assertThatThrownBy(() -> third.accept(new long[] {300, 400}))
+                .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "repeated"));
+    }
+
+    @Test
+    void aSnowflakeFloorIsTheLargestServedWhicheverServerAnswers() {
+        AtomicLong served = new AtomicLong(1_000);
+        SnowflakeAnswerCheck check = new SnowflakeAnswerCheck(served::get);
+        assertThatThrownBy(() -> check.before("http://b").accept(new long[] {900, 1_000}))
+                .as("another server replaying what was served").isInstanceOfSatisfying(BadAnswerException.class,
+                        e -> checkIs(e, "behind"));
+        assertThatCode(() -> check.before("http://b").accept(new long[] {999, 1_001}))
+                .as("a server whose IDs interleave with the last one's: served from above the mark")
+                .doesNotThrowAnyException();
+        assertThatThrownBy(() -> check.before("http://c").accept(new long[] {1_001, 1_002}))
+                .as("a replay of an answer accepted from another server")
+                .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "repeated"));
+    }
+
+    @Test
+    void aShardAnswerRepeatingAnyOfTheRecentAnswersIsRefusedNotOnlyThePreviousOne() throws Exception {
+        ShardAnswerCheck check = new ShardAnswerCheck(56, 5);
+        long[] x = {9L << 14 | 5 << 8 | 56, 10L << 14 | 5 << 8 | 56};
+        long[] y = {20L << 14 | 5 << 8 | 56, 21L << 14 | 5 << 8 | 56};
+        check.before("http://a").accept(x);
+        check.before("http://a").accept(y);
+        assertThatThrownBy(() -> check.before("http://b").accept(x.clone()))
+                .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "repeated"));
     }
 
     @Test
@@ -60,6 +89,26 @@ class AnswerChecksTest {
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "repeated"));
         assertThatThrownBy(() -> check.before("http://a").accept(new long[] {0}))
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "positive"));
+    }
+
+    @Test
+    void recentAnswersKeepTheLastFourAlwaysAndOlderOnesWithinTheirBound() throws Exception {
+        RecentAnswers ordered = new RecentAnswers(0);
+        for (long first = 1; first <= 501; first += 100) {
+            ordered.admit(new long[] {first, first + 99});
+        }
+        assertThatThrownBy(() -> ordered.admit(new long[] {300})).as("the last four are kept")
+                .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "repeated"));
+        assertThatCode(() -> ordered.admit(new long[] {100})).as("the first two answers are no longer")
+                .doesNotThrowAnyException();
+
+        RecentAnswers bounded = new RecentAnswers(4);
+        for (long first = 1; first <= 701; first += 100) {
+            bounded.admit(new long[] {first, first + 1});
+        }
+        // Eight answers of two IDs: the last four, and two more within the bound of four IDs.
+        assertThatThrownBy(() -> bounded.admit(new long[] {201})).isInstanceOf(BadAnswerException.class);
+        assertThatCode(() -> bounded.admit(new long[] {101})).doesNotThrowAnyException();
     }
 
     private static void checkIs(BadAnswerException e, String check) {

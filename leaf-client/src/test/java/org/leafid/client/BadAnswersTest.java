@@ -121,14 +121,17 @@ class BadAnswersTest {
     }
 
     @Test
-    void aSnowflakeAnswerNotAboveTheSameServersLastIsRefused() throws IOException {
-        long base = 1L << 50;
+    void aSnowflakeAnswerRepeatingAnEarlierOneIsRefused() throws IOException {
+        // Below the good server's IDs: the bad server's first answer is served, then the good server is above it.
+        // Its second answer, asked before the first was served from, is judged against the first one itself.
+        long base = 1L << 39;
         LeafClient client = clientWithBad(LeafAnswers.each(i -> base + 1 + i));
         long[] ids = take(() -> client.snowflake().nextId());
-        long fromBad = Arrays.stream(ids).filter(id -> id > base).count();
+        long fromBad = Arrays.stream(ids).filter(id -> id < GOOD_SNOWFLAKE_FLOOR).count();
         assertThat(fromBad).as("the bad server's first answer only").isEqualTo(BatchSizer.FIRST_SIZE);
-        assertAllValidAndDistinct(ids, id -> id > GOOD_SNOWFLAKE_FLOOR);
-        assertBadServerCaughtBy("behind");
+        assertAllValidAndDistinct(ids, id -> id > base);
+        assertIncreasing(ids);
+        assertBadServerCaughtBy("repeated");
     }
 
     @Test
@@ -201,7 +204,7 @@ class BadAnswersTest {
 
     private static void assertIncreasing(long[] ids) {
         for (int i = 1; i < ids.length; i++) {
-            assertThat(ids[i]).as("segment IDs increase").isGreaterThan(ids[i - 1]);
+            assertThat(ids[i]).as("segment and snowflake IDs increase").isGreaterThan(ids[i - 1]);
         }
     }
 

@@ -145,6 +145,53 @@ class PrefetchBufferTest {
     }
 
     @Test
+    void twoSnowflakeAnswersInFlightTogetherThatOverlapEachOtherAreNotBothServed() {
+        // Both requests leave after [1..100] was accepted; the later one is answered first, and each answer starts
+        // at the last ID of the one the server gave before it: [101..200] and [200..299] share 200.
+        CountDownLatch higherJudged = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        AtomicInteger judged = new AtomicInteger();
+        ConcurrentLinkedQueue<String> refused = new ConcurrentLinkedQueue<>();
+        BatchSource source = (path, count, check) -> {
+            int call = calls.incrementAndGet();
+            AnswerCheck.Judge judge = check.before("http://a");
+            long[] ids;
+            if (call == 2) {
+                try {
+                    assertThat(higherJudged.await(10, TimeUnit.SECONDS)).as("two fetches at once").isTrue();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                ids = range(101, 200);
+            } else if (call == 3) {
+                ids = range(200, 299);
+            } else {
+                ids = call == 1 ? range(1, 100) : range(call * 1000L + 1, call * 1000L + 100);
+            }
+            try {
+                judge.accept(ids);
+                return ids;
+            } catch (BadAnswerException e) {
+                refused.add(e.check());
+                throw new ServersUnavailableException(e.getMessage(), System.nanoTime(), e);
+            } finally {
+                judged.incrementAndGet();
+                if (call == 3) {
+                    higherJudged.countDown();
+                }
+            }
+        };
+        PrefetchBuffer buffer = snowflakeBuffer(source);
+        long[] first = buffer.nextIds(50);
+        await().atMost(Duration.ofSeconds(10)).until(() -> judged.get() >= 3); // both answers judged
+        long[] rest = buffer.nextIds(400);
+        long[] ids = Arrays.copyOf(first, first.length + rest.length);
+        System.arraycopy(rest, 0, ids, first.length, rest.length);
+        assertThat(ids.length - Arrays.stream(ids).distinct().count()).as("IDs handed out twice").isZero();
+        assertThat(refused).as("one of the two overlapping answers refused").containsExactly("repeated");
+    }
+
+    @Test
     void aRefusalIsThrownOnceTheBufferedIdsAreServed() {
         ScriptedSource source = new ScriptedSource(range(1, 100));
         PrefetchBuffer buffer = buffer(source, false, 1000);
@@ -188,6 +235,14 @@ class PrefetchBufferTest {
                 source, executor, new BatchSizer(maxBatch, Duration.ofMillis(100).toNanos()), 0.1,
                 Duration.ofSeconds(30),
                 System::nanoTime, ClientMeters.NONE);
+    }
+
+    /** The snowflake buffer as LeafClient makes it. */
+    private PrefetchBuffer snowflakeBuffer(BatchSource source) {
+        return new PrefetchBuffer("snowflake", "snowflake", "/api/snowflake/get/leaf-client?", true,
+                SnowflakeAnswerCheck::new, source, executor,
+                new BatchSizer(100, Duration.ofMillis(100).toNanos()), 0.1, Duration.ofSeconds(30), System::nanoTime,
+                ClientMeters.NONE);
     }
 
     private static long[] range(long first, long last) {

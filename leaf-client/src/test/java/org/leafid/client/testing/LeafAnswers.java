@@ -129,6 +129,29 @@ public final class LeafAnswers {
         };
     }
 
+    /** A redirect ({@code status} 3xx) to {@code location}, with an empty body: a proxy sending the client away. */
+    public static Responder redirect(int status, String location) {
+        return (request, out) -> out.write(("HTTP/1.1 " + status + " X\r\nLocation: " + location
+                + "\r\nConnection: close\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** A 503 {@code store-unavailable} problem, as a server whose store is down answers. */
+    public static Responder unavailable() {
+        return (request, out) -> {
+            byte[] body = ("{\"type\":\"urn:leaf:problem:store-unavailable\",\"status\":503,"
+                    + "\"detail\":\"down for the test\"}").getBytes(StandardCharsets.US_ASCII);
+            out.write(("HTTP/1.1 503 X\r\nContent-Type: application/problem+json\r\nConnection: close\r\n"
+                    + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+        };
+    }
+
+    /** The first {@code answers} requests answered by {@code first}, every later one by {@code then}. */
+    public static Responder switching(int answers, Responder first, Responder then) {
+        AtomicLong asked = new AtomicLong();
+        return (request, out) -> (asked.incrementAndGet() <= answers ? first : then).respond(request, out);
+    }
+
     /** One decimal ID per line. */
     public static byte[] lines(long[] ids) {
         StringBuilder body = new StringBuilder(ids.length * 20);
