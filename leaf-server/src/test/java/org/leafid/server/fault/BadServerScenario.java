@@ -4,12 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.leafid.client.LeafClient;
 import org.leafid.client.testing.LeafAnswers;
@@ -99,6 +106,61 @@ final class BadServerScenario implements AutoCloseable {
     /** 200 and a chunked body that never ends. */
     void endless(ScenarioResult result) throws Exception {
         run(result, LeafAnswers.endless(), "200 and an endless chunked body");
+    }
+
+    /**
+     * A proxy in front of the good server that, per path, passes one request on and answers the next
+     * with the answer it passed before: a server replaying IDs the client was already given (a
+     * restored backup, a failover to a lagging replica, a broken cache). Every replayed answer is
+     * one the client has handed out, so only its own checks stand between it and a repeat.
+     */
+    void replaying(ScenarioResult result) throws Exception {
+        int port = good().port();
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        Map<String, byte[]> lastAnswer = new ConcurrentHashMap<>();
+        Map<String, AtomicInteger> turns = new ConcurrentHashMap<>();
+        Responder replaying = (request, out) -> {
+            String key = request.path() + "?" + request.query();
+            byte[] replay = lastAnswer.get(key);
+            if (replay != null && turns.computeIfAbsent(key, k -> new AtomicInteger()).getAndIncrement() % 2 == 1) {
+                out.write(replay);
+                return;
+            }
+            HttpResponse<byte[]> passed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + request.path() + query(request))).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            byte[] answer = passed.statusCode() == 200 ? LeafAnswers.lines(parse(passed.body())) : null;
+            if (answer == null) {
+                out.write(("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                return;
+            }
+            byte[] whole = withHeaders(answer);
+            lastAnswer.put(key, whole);
+            out.write(whole);
+        };
+        run(result, replaying, "a proxy passing every other request on to the good server and answering the "
+                + "rest with the answer it passed before (per path)");
+    }
+
+    private static String query(SocketHttpServer.Request request) {
+        StringBuilder query = new StringBuilder();
+        request.query().forEach((name, value) -> query.append(query.isEmpty() ? '?' : '&').append(name).append('=')
+                .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        return query.toString();
+    }
+
+    private static long[] parse(byte[] body) {
+        return new String(body, StandardCharsets.US_ASCII).lines().filter(line -> !line.isBlank())
+                .mapToLong(line -> Long.parseLong(line.strip())).toArray();
+    }
+
+    private static byte[] withHeaders(byte[] body) {
+        byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: text/plain;charset=UTF-8\r\nContent-Length: " + body.length
+                + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] whole = Arrays.copyOf(head, head.length + body.length);
+        System.arraycopy(body, 0, whole, head.length, body.length);
+        return whole;
     }
 
     private void run(ScenarioResult result, Responder answers, String fault) throws Exception {

@@ -34,6 +34,7 @@ final class EdgeScenario {
     static final int MIXED_APP_B = 245;
     static final int RECREATED_APP = 246;
     static final int LAGGING_APP = 247;
+    static final int RECREATED_BY_SQL_APP = 248;
     private static final String KEY = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
     private static final Pattern MOVED_BACK = Pattern.compile(
             "leaf_numbers_moved_back_total\\{[^}]*table=\"([a-z_]+)\"[^}]*} ([0-9.E]+)");
@@ -167,6 +168,81 @@ final class EdgeScenario {
         assertThat(run.ids("created again", Mode.SHARD)).as("IDs after the rows came back").isPositive();
         assertThat(movedBack.values().stream().mapToDouble(Double::doubleValue).sum())
                 .as("reservations that found their row below the mark").isPositive();
+    }
+
+    /**
+     * An app issued plainly, then re-created by SQL with its mode record gone (its {@code id_alloc} and
+     * {@code leaf_shard_key} rows deleted, 64 rows inserted at {@code max_id} 0), and a server with an
+     * opaque key started on it: the mode kept in {@code leaf_high_water} says the app is plain, so the
+     * keyed server refuses it, and the plain server issues on above the mark.
+     */
+    static void appReCreatedBySqlWithoutItsMode(FaultContext context, ScenarioResult result) throws Exception {
+        context.database.forgetApps(RECREATED_BY_SQL_APP);
+        context.database.insertApp(RECREATED_BY_SQL_APP, "fault-sql-recreated", 50, 0);
+        try {
+            reCreatedBySqlLoad(context, result);
+        } finally {
+            context.database.forgetApps(RECREATED_BY_SQL_APP);
+        }
+    }
+
+    private static void reCreatedBySqlLoad(FaultContext context, ScenarioResult result) throws Exception {
+        ServerProcess plain = shardServer(context, "sqlrecreate-plain", "memory", 0, null);
+        plain.start().awaitReady(Duration.ofSeconds(120));
+        List<ClientSpec> plainClients = new ArrayList<>();
+        for (int c = 0; c < CLIENTS / 2; c++) {
+            plainClients.add(ClientSpec.shard(plain.name(), plain.port(), RECREATED_BY_SQL_APP, 5));
+        }
+        LoadRun before = LoadRun.start(plainClients);
+        FaultContext.hold(LOAD.dividedBy(2));
+        LoadSummary plainRun = before.stop();
+        plain.stop();
+
+        context.database.update("DELETE FROM id_alloc WHERE app_id = ?", RECREATED_BY_SQL_APP);
+        context.database.update("DELETE FROM leaf_shard_key WHERE app_id = ?", RECREATED_BY_SQL_APP);
+        context.database.insertRows(RECREATED_BY_SQL_APP, "fault-sql-recreated", 50, 0);
+
+        ServerProcess keyed = shardServer(context, "sqlrecreate-keyed", "memory", 0, KEY);
+        List.of(plain, keyed).forEach(ServerProcess::start);
+        // The keyed server refuses the app and is not ready (readiness names it): liveness is what is awaited.
+        List.of(plain, keyed).forEach(server -> server.awaitLive(Duration.ofSeconds(120)));
+        List<ClientSpec> specs = new ArrayList<>();
+        for (ServerProcess server : List.of(plain, keyed)) {
+            for (int c = 0; c < CLIENTS / 2; c++) {
+                specs.add(ClientSpec.shard(server.name(), server.port(), RECREATED_BY_SQL_APP, 5));
+            }
+        }
+        LoadRun after = LoadRun.start(specs);
+        FaultContext.hold(LOAD.dividedBy(2));
+        LoadSummary bothRun = after.stop();
+        for (ServerProcess server : List.of(plain, keyed)) {
+            server.stop();
+        }
+
+        long[] all = FaultContext.ids(List.of(plainRun, bothRun), Mode.SHARD, spec -> true);
+        long duplicates = IdChecks.duplicates(all).count();
+        long byKeyed = FaultContext.ids(List.of(bothRun), Mode.SHARD, spec -> spec.instance().equals(keyed.name()))
+                .length;
+        long plainAfter = FaultContext.ids(List.of(bothRun), Mode.SHARD, spec -> spec.instance().equals(plain.name()))
+                .length;
+        Map<String, Long> errors = bothRun.errors();
+        result.load = ScenarioResult.load(plainRun) + "; then " + ScenarioResult.load(bothRun);
+        result.fault = "app " + RECREATED_BY_SQL_APP + " issued plainly, its id_alloc and leaf_shard_key rows deleted "
+                + "and 64 rows inserted at max_id 0 by SQL, then a server with leaf.shard.opaque-key started beside "
+                + "the plain one";
+        result.idsChecked = all.length;
+        result.duplicates = duplicates;
+        result.errors = ScenarioResult.errors(errors);
+        result.recovery = "the app's mode put back from leaf_high_water: plain";
+        result.note("%,d IDs before the SQL; after it %,d by the plain server and %,d by the keyed one (503 "
+                + "app-mode-conflict).", plainRun.ids(Mode.SHARD), plainAfter, byKeyed);
+
+        assertThat(duplicates).as("duplicate IDs").isZero();
+        assertThat(byKeyed).as("IDs by the keyed server").isZero();
+        assertThat(plainAfter).as("IDs by the plain server after the SQL").isPositive();
+        assertThat(context.database.number("SELECT COUNT(*) FROM leaf_shard_key WHERE app_id = ? AND fingerprint = "
+                + "'plain'", RECREATED_BY_SQL_APP)).as("the mode put back").isOne();
+        assertThat(FaultContext.unexpected(errors, "shard 503 app-mode-conflict*")).as("other errors").isEmpty();
     }
 
     /** Two servers on one tag while an operator sets its max_id back, again and again. */

@@ -121,6 +121,11 @@ final class FaultDatabase {
         return database.maxId(tag);
     }
 
+    /** The first column of the first row of a query that yields a number, e.g. a COUNT(*). */
+    long number(String sql, Object... parameters) {
+        return database.number(sql, parameters);
+    }
+
     void update(String sql, Object... parameters) {
         database.update(sql, parameters);
     }

@@ -28,7 +28,7 @@ import org.leafid.server.support.TestReports;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReliabilityFaultIT {
 
-    private static final int SCENARIOS = 20;
+    private static final int SCENARIOS = 22;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -160,7 +160,8 @@ class ReliabilityFaultIT {
             sharedServer = badServer.goodProcess();
             scenarios(new Named("Client against a garbage server", badServer::garbage),
                     new Named("Client against a dripping server", badServer::dripping),
-                    new Named("Client against an endless body", badServer::endless));
+                    new Named("Client against an endless body", badServer::endless),
+                    new Named("Client against a replaying server", badServer::replaying));
         } finally {
             sharedServer = null;
         }
@@ -177,6 +178,13 @@ class ReliabilityFaultIT {
     void redisWorkerIdsSurviveAKillAFlushAllAndARedisRestartWithoutRepeating() throws Exception {
         scenario("Snowflake redis mode: kill -9, FLUSHALL, Redis restarted",
                 result -> RedisWorkerIdScenario.run(context, result));
+    }
+
+    @Test
+    @Order(18)
+    void anAppReCreatedBySqlWithoutItsModeIsNotClaimedByAKeyedServer() throws Exception {
+        scenario("App re-created by SQL, mode record deleted",
+                result -> EdgeScenario.appReCreatedBySqlWithoutItsMode(context, result));
     }
 
     /** The server with an admin token, shared by the bad-input scenario and the security review. */
