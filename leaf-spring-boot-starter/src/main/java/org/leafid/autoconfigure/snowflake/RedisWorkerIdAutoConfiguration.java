@@ -3,9 +3,11 @@ package org.leafid.autoconfigure.snowflake;
 import java.time.InstantSource;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.RedisConnectTimeouts;
 import org.leafid.autoconfigure.mode.ConditionalOnWorkerIdMode;
 import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.leafid.core.Sleeper;
+import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerCacheFiles;
@@ -14,9 +16,11 @@ import org.leafid.redis.worker.RedisWorkerIdRegistry;
 import org.leafid.redis.worker.RedisWorkerSettings;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -52,6 +56,25 @@ public class RedisWorkerIdAutoConfiguration {
                     ? RedisWorkerSettings.defaultKeyPrefix(leaf.name()) : prefix, properties.redis().lease(),
                     snowflakeLayout.maxWorkerId());
             return new RedisWorkerIdRegistry(template, settings, instance, files.registry(), leafClock, leafSleeper);
+        }
+
+        /** The release before Spring Boot stops the Redis connection factory ({@link RedisLeaseRelease}). */
+        @Bean
+        RedisLeaseRelease redisLeaseRelease(ObjectProvider<SnowflakeGenerator> snowflakeGenerator) {
+            return new RedisLeaseRelease(snowflakeGenerator);
+        }
+    }
+
+    /** Opening the connection waits its own timeout, not the 500 ms of a command ({@link RedisConnectTimeouts}). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer")
+    static class ConnectTimeouts {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(DataRedisProperties.class)
+        RedisConnectTimeouts leafRedisConnectTimeouts(DataRedisProperties redis) {
+            return RedisConnectTimeouts.of(redis);
         }
     }
 
