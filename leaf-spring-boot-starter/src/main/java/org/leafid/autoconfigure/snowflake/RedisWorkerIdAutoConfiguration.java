@@ -3,7 +3,7 @@ package org.leafid.autoconfigure.snowflake;
 import java.time.InstantSource;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
-import org.leafid.autoconfigure.RedisConnectTimeouts;
+import org.leafid.autoconfigure.RedisConnectTimeoutsConfiguration;
 import org.leafid.autoconfigure.mode.ConditionalOnWorkerIdMode;
 import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.leafid.core.Sleeper;
@@ -16,14 +16,13 @@ import org.leafid.redis.worker.RedisWorkerIdRegistry;
 import org.leafid.redis.worker.RedisWorkerSettings;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -40,6 +39,7 @@ public class RedisWorkerIdAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass({RedisWorkerIdRegistry.class, StringRedisTemplate.class})
+    @Import(RedisConnectTimeoutsConfiguration.class)
     static class Leases {
 
         @Bean
@@ -62,19 +62,6 @@ public class RedisWorkerIdAutoConfiguration {
         @Bean
         RedisLeaseRelease redisLeaseRelease(ObjectProvider<SnowflakeGenerator> snowflakeGenerator) {
             return new RedisLeaseRelease(snowflakeGenerator);
-        }
-    }
-
-    /** Opening the connection waits its own timeout, not the 500 ms of a command ({@link RedisConnectTimeouts}). */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer")
-    static class ConnectTimeouts {
-
-        @Bean
-        @ConditionalOnMissingBean
-        @ConditionalOnBean(DataRedisProperties.class)
-        RedisConnectTimeouts leafRedisConnectTimeouts(DataRedisProperties redis) {
-            return RedisConnectTimeouts.of(redis);
         }
     }
 

@@ -152,11 +152,17 @@ class WorkerIdModesTest {
                     "since", Long.toString(System.currentTimeMillis() - Duration.ofMinutes(1).toMillis())));
             List<String> settings = settings(19514);
             settings.add("leaf.snowflake.mode=redis");
+            settings.add("spring.data.redis.timeout=500ms"); // as the server sets it
             try {
                 int workerId;
                 try (ConfigurableApplicationContext application = start(settings)) {
                     assertThat(application.getBean(WorkerIdRegistry.class)).isInstanceOf(RedisWorkerIdRegistry.class);
                     workerId = issueAndCheck(application);
+                    // Opening a connection waits the connect timeout (5 s unset), each command 500 ms.
+                    LettuceConnectionFactory factory = application.getBean(LettuceConnectionFactory.class);
+                    assertThat(factory.getClientConfiguration().getCommandTimeout()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(factory.getClientConfiguration().getClientOptions().orElseThrow().getTimeoutOptions()
+                            .isTimeoutCommands()).isTrue();
                     // The lease is this process's: its address and a token of its own.
                     assertThat(template.opsForValue().get(prefix + "worker:" + workerId))
                             .startsWith("127.0.0.1:19514/");

@@ -7,10 +7,10 @@ import java.time.InstantSource;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.ibatis.session.SqlSessionFactory;
-import org.leafid.autoconfigure.RedisConnectTimeouts;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
+import org.leafid.autoconfigure.RedisConnectTimeoutsConfiguration;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.autoconfigure.shard.ConditionalOnShardBuffer;
 import org.leafid.autoconfigure.shard.ShardAppsListener;
@@ -32,13 +32,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -54,22 +52,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
         afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass({RedisShardIndexSource.class, StringRedisTemplate.class})
 @ConditionalOnShardBuffer(ShardProperties.Buffer.REDIS)
+@Import(RedisConnectTimeoutsConfiguration.class)
 public class RedisShardBufferAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(RedisShardBufferAutoConfiguration.class);
-
-    /** Opening the connection waits its own timeout, not the 500 ms of a command ({@link RedisConnectTimeouts}). */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer")
-    static class ConnectTimeouts {
-
-        @Bean
-        @ConditionalOnMissingBean
-        @ConditionalOnBean(DataRedisProperties.class)
-        RedisConnectTimeouts leafRedisConnectTimeouts(DataRedisProperties redis) {
-            return RedisConnectTimeouts.of(redis);
-        }
-    }
 
     @Bean
     @ConditionalOnMissingBean(IssuedWatermarks.class)
