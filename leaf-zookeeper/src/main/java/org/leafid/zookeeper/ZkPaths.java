@@ -12,6 +12,20 @@ public record ZkPaths(String name) {
         return root() + "/forever";
     }
 
+    /**
+     * {@code zk_normal}: the parent of the ephemeral nodes that say which live process holds an
+     * address's id. Beside {@code forever}, never in it: Meituan Leaf reads every child of
+     * {@code forever} as {@code ip:port-sequence}.
+     */
+    public String live() {
+        return root() + "/live";
+    }
+
+    /** {@code zk_normal}: the ephemeral node of the live process of {@code address}, its owner as data. */
+    public String live(String address) {
+        return live() + "/" + address;
+    }
+
     /** {@code zk_recycle}: the pool; its own mtime is used as ZooKeeper's clock by the sweeper. */
     public String recycle() {
         return root() + "/recycle";

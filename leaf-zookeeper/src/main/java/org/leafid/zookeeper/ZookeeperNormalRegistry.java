@@ -1,20 +1,26 @@
 package org.leafid.zookeeper;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.leafid.core.Durations;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.LeaseOwner;
+import org.leafid.core.worker.WorkerIdLostException;
 import org.leafid.core.worker.RegistryWriter;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.StartReservation;
@@ -34,6 +40,16 @@ import org.slf4j.LoggerFactory;
  * with its worker id, issuing only after its timestamp; node data keeps Leaf's exact shape
  * ({@link WorkerNode}), and a graceful stop leaves a timestamp Leaf's start check accepts.
  *
+ * <p>The id is the address's for good, but it is held by one process at a time: a live process
+ * owns an ephemeral node {@code /snowflake/{name}/live/{ip}:{port}} (its session's, with its
+ * {@link LeaseOwner} as data). A second live process of the same address is refused: it waits at
+ * most {@code liveWait} for that node to go (a process killed without a goodbye leaves it until
+ * ZooKeeper expires its session), then stops naming the holder. A graceful stop deletes the
+ * node, so a restart keeps its id at once. A holder whose renewal finds the node another
+ * process's stops issuing ({@link WorkerIdLostException}); one that finds it gone (its session
+ * expired, or it started from its cache file) creates it again. A start from the cache file
+ * while ZooKeeper is unreachable cannot check, as before.
+ *
  * <p>Node writes of renewals run on {@code nodeWriter}, never on the renewing thread: while
  * ZooKeeper is partitioned or losing quorum, Curator may block a write for seconds before it
  * gives up, and a renewal held that long would let the reservation run out and stop issuing.
@@ -50,6 +66,8 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
     private final Duration connectTimeout;
     private final Executor nodeWriter;
     private final int maxWorkerId;
+    private final Duration liveWait;
+    private final LeaseOwner owner;
 
     /** With Leaf's 10 worker bits: at most 1,024 instances ever registered. */
     public ZookeeperNormalRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance, ReservationFile cache,
@@ -68,6 +86,17 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
      */
     public ZookeeperNormalRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance, ReservationFile cache,
             MeituanLeafCacheFile leafCache, Duration connectTimeout, Executor nodeWriter, int maxWorkerId) {
+        this(zk, paths, instance, cache, leafCache, connectTimeout, nodeWriter, maxWorkerId, connectTimeout);
+    }
+
+    /**
+     * @param liveWait how long a start waits for another process's live node of this address to go
+     *     before it is refused: the session timeout, so that a restart after a kill waits for the
+     *     dead session to expire
+     */
+    public ZookeeperNormalRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance, ReservationFile cache,
+            MeituanLeafCacheFile leafCache, Duration connectTimeout, Executor nodeWriter, int maxWorkerId,
+            Duration liveWait) {
         this.zk = zk;
         this.paths = paths;
         this.instance = instance;
@@ -76,6 +105,8 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         this.connectTimeout = connectTimeout;
         this.nodeWriter = nodeWriter;
         this.maxWorkerId = maxWorkerId;
+        this.liveWait = liveWait;
+        this.owner = LeaseOwner.newProcess(instance);
     }
 
     @Override
@@ -93,6 +124,7 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
                         + workerId + ", beyond " + maxWorkerId + ", the largest of the layout's worker bits "
                         + "(leaf.snowflake.layout, .worker-bits). Keep the layout its IDs were issued with");
             }
+            claimLive();
             // Meituan Leaf writes the last time it saw (its IDs may carry that time), this server
             // the time its IDs stay below; data alone cannot tell who wrote it, so IDs start after it.
             StartReservation start = StartReservation.of(cached, workerId,
@@ -179,6 +211,88 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
         return created;
     }
 
+    /**
+     * Creates this process's live node of the address, waiting at most {@link #liveWait} for
+     * another's to go; refused when it stays (a second live process of the address).
+     */
+    private void claimLive() throws Exception {
+        String path = paths.live(instance.key());
+        byte[] mine = owner.key().getBytes(StandardCharsets.UTF_8);
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                zk.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, mine);
+                return;
+            } catch (KeeperException.NodeExistsException e) {
+                CountDownLatch gone = new CountDownLatch(1);
+                Stat held = zk.checkExists().usingWatcher((CuratorWatcher) event -> gone.countDown()).forPath(path);
+                if (held == null) {
+                    continue; // went between the create and the look
+                }
+                if (attempt == 0) {
+                    log.warn("Snowflake mode zk_normal: the worker id of {} is held by another process ({}); waiting up "
+                            + "to {} for it to go (a process killed without a stop leaves it until its ZooKeeper "
+                            + "session expires)", instance, holderOf(path), Durations.format(liveWait));
+                    if (gone.await(liveWait.toMillis(), TimeUnit.MILLISECONDS)) {
+                        continue;
+                    }
+                }
+                throw new WorkerIdUnavailableException("Snowflake mode zk_normal: the worker id of " + instance
+                        + " is held by another live process (" + holderOf(path) + ", its node " + path + " still "
+                        + "there after " + Durations.format(liveWait) + "). Two servers share the address " + instance
+                        + ": stop the other one, or give each its own leaf.snowflake.ip or port");
+            }
+        }
+        throw new WorkerIdUnavailableException("Snowflake mode zk_normal: the live node " + path + " of " + instance
+                + " keeps coming and going: another process of the address is starting too; start again");
+    }
+
+    private String holderOf(String livePath) {
+        try {
+            return new String(zk.getData().forPath(livePath), StandardCharsets.UTF_8);
+        } catch (Exception e) {
+            return "unknown: " + e.getMessage();
+        }
+    }
+
+    /**
+     * Whether this process still holds the address: its live node is recreated when gone (a
+     * session that expired, a start from the cache file); another's means the id is lost.
+     */
+    private void checkLive(int workerId) throws Exception {
+        String path = paths.live(instance.key());
+        String holder;
+        try {
+            holder = new String(zk.getData().forPath(path), StandardCharsets.UTF_8);
+        } catch (KeeperException.NoNodeException e) {
+            try {
+                zk.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                        .forPath(path, owner.key().getBytes(StandardCharsets.UTF_8));
+                return;
+            } catch (KeeperException.NodeExistsException raced) {
+                holder = holderOf(path);
+            }
+        }
+        if (!holder.equals(owner.key())) {
+            throw new WorkerIdLostException("worker id " + workerId + " of " + instance + " is held by another live "
+                    + "process (" + holder + ", " + path + "), not this one (" + owner + "): two servers share the "
+                    + "address. This one stops issuing; give each its own leaf.snowflake.ip or port");
+        }
+    }
+
+    /** Deletes this process's live node at a graceful stop, so that a restart gets the id at once. */
+    private void leaveLive() throws Exception {
+        String path = paths.live(instance.key());
+        Stat stat = new Stat();
+        try {
+            byte[] data = zk.getData().storingStatIn(stat).forPath(path);
+            if (owner.key().equals(new String(data, StandardCharsets.UTF_8))) {
+                zk.delete().withVersion(stat.getVersion()).forPath(path);
+            }
+        } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
+            // gone already (session expired) or changed hands: not ours to delete
+        }
+    }
+
     private static int sequenceOf(String node) {
         return Integer.parseInt(node.substring(node.lastIndexOf('-') + 1));
     }
@@ -211,7 +325,11 @@ public final class ZookeeperNormalRegistry implements WorkerIdRegistry {
                         workerId);
                 return false;
             }
+            checkLive(workerId);
             zk.setData().forPath(target, new WorkerNode(instance.ip(), instance.port(), reservedUntilMillis).toBytes());
+            if (finalWrite) {
+                leaveLive();
+            }
             return true;
         }
 

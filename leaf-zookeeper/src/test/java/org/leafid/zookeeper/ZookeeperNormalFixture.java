@@ -69,7 +69,12 @@ final class ZookeeperNormalFixture implements AutoCloseable {
 
     /** @param nodeWriter runs renewals' node writes; {@code Runnable::run} in the renewing thread */
     ZookeeperNormalRegistry registry(InstanceAddress instance, Executor nodeWriter) {
-        return new ZookeeperNormalRegistry(client(), paths, instance, cache(instance), leafCache(instance),
+        return registry(client(), instance, nodeWriter);
+    }
+
+    /** On {@code client}, whose session is the process's: closing it ends the process for ZooKeeper. */
+    ZookeeperNormalRegistry registry(CuratorFramework client, InstanceAddress instance, Executor nodeWriter) {
+        return new ZookeeperNormalRegistry(client, paths, instance, cache(instance), leafCache(instance),
                 Duration.ofMillis(500), nodeWriter);
     }
 

@@ -81,6 +81,8 @@ class ZookeeperNormalLeafDropInTest {
         assertThat(registration.workerId()).isEqualTo(MeituanLeafNodes.workerId(leafNode)).isEqualTo(1);
         // Leaf's timestamp is the last time it saw, which its IDs may carry: ours start just after.
         assertThat(registration.recordedReservationMillis()).isEqualTo(leafSaw + 1);
+        // That process stops (one live process per address), leaving the reservation it read.
+        registration.sink().release(registration.workerId(), registration.recordedReservationMillis());
         ReservingWorkerIdHolder holder = started(instance);
         SnowflakeGenerator generator = generator(holder);
         for (int i = 0; i < 20_000; i++) {

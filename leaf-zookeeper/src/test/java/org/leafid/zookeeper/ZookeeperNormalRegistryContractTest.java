@@ -1,7 +1,11 @@
 package org.leafid.zookeeper;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +24,7 @@ class ZookeeperNormalRegistryContractTest extends WorkerIdRegistryOutageContract
     Path dir;
 
     private ZookeeperNormalFixture zk;
+    private final Map<Integer, List<CuratorFramework>> clients = new HashMap<>();
 
     @BeforeEach
     void startZookeeper() throws Exception {
@@ -37,7 +42,22 @@ class ZookeeperNormalRegistryContractTest extends WorkerIdRegistryOutageContract
 
     @Override
     protected WorkerIdRegistry registry(int instance) {
-        return zk.registry(address(instance), Runnable::run);
+        CuratorFramework client = zk.client();
+        clients.computeIfAbsent(instance, i -> new ArrayList<>()).add(client);
+        return zk.registry(client, address(instance), Runnable::run);
+    }
+
+    /** The instance's earlier processes' sessions end, as ZooKeeper ends a dead one's at its timeout. */
+    @Override
+    protected void abandon(int instance) {
+        List<CuratorFramework> sessions = clients.getOrDefault(instance, List.of());
+        sessions.forEach(CuratorFramework::close);
+        sessions.clear();
+    }
+
+    @Override
+    protected SameAddress sameAddress() {
+        return SameAddress.REFUSED;
     }
 
     @Override

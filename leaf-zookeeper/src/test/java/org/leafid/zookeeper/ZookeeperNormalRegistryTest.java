@@ -3,6 +3,7 @@ package org.leafid.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -23,6 +24,7 @@ import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.testing.FakeClock;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservationFile;
+import org.leafid.core.worker.WorkerIdLostException;
 
 /**
  * {@code zk_normal} against a real ZooKeeper server (curator-test, in-process): what is its own,
@@ -60,6 +62,66 @@ class ZookeeperNormalRegistryTest {
 
         assertThat(first.workerId()).isZero();
         assertThat(second.workerId()).isOne();
+    }
+
+    @Test
+    void aSecondLiveProcessOfTheAddressIsRefusedNamingTheHolderAndLeafsLayoutIsUntouched() throws Exception {
+        InstanceAddress shared = instance("172.17.0.2", 8080);
+        ReservingWorkerIdHolder first = started(shared, Duration.ofSeconds(5));
+
+        assertThatThrownBy(() -> zk.registry(shared, Runnable::run).register())
+                .isInstanceOf(WorkerIdUnavailableException.class)
+                .hasMessageContaining("held by another live process (" + shared.key() + "/")
+                .hasMessageContaining("leaf.snowflake.ip or port");
+        first.renew(); // the holder goes on
+        // Meituan Leaf's forever/ip:port-seq nodes only; the live node is beside them.
+        CuratorFramework client = zk.client();
+        assertThat(client.getChildren().forPath(paths.forever())).containsExactly(shared.key() + "-0000000000");
+        assertThat(client.getChildren().forPath(paths.live())).containsExactly(shared.key());
+    }
+
+    @Test
+    void aRestartAfterAGracefulStopKeepsItsIdAtOnce() {
+        InstanceAddress instance = instance("10.0.0.7", 8080);
+        ReservingWorkerIdHolder first = started(instance, Duration.ofSeconds(5));
+        int workerId = first.workerId();
+        zk.generator(first).close(); // the release: the live node goes
+
+        ReservingWorkerIdHolder restarted = started(instance, Duration.ofSeconds(5));
+        assertThat(restarted.workerId()).isEqualTo(workerId);
+    }
+
+    @Test
+    void aRestartAfterAKillWaitsForTheDeadSessionToEnd() throws Exception {
+        InstanceAddress instance = instance("10.0.0.8", 8080);
+        CuratorFramework killed = zk.client();
+        int workerId = zk.registry(killed, instance, Runnable::run).register().workerId(); // never released
+        ZookeeperNormalRegistry restart = new ZookeeperNormalRegistry(zk.client(), paths, instance, zk.cache(instance),
+                zk.leafCache(instance), Duration.ofMillis(500), Runnable::run, 1023, Duration.ofSeconds(30));
+        ExecutorService starting = Executors.newSingleThreadExecutor();
+        zk.closeLater(starting::shutdownNow);
+        CountDownLatch go = new CountDownLatch(1);
+        var registered = starting.submit(() -> {
+            go.countDown();
+            return restart.register();
+        });
+        go.await();
+        killed.close(); // ZooKeeper ends the session, as it does a dead process's at its timeout
+
+        assertThat(registered.get(30, TimeUnit.SECONDS).workerId()).isEqualTo(workerId);
+    }
+
+    @Test
+    void aHolderWhoseLiveNodeIsAnothersStopsIssuing() throws Exception {
+        InstanceAddress instance = instance("10.0.0.9", 8080);
+        ReservingWorkerIdHolder holder = started(instance, Duration.ofSeconds(5));
+        CuratorFramework other = zk.client();
+        other.delete().forPath(paths.live(instance.key())); // e.g. its session expired while partitioned
+        other.create().withMode(CreateMode.EPHEMERAL).forPath(paths.live(instance.key()),
+                (instance.key() + "/another").getBytes(StandardCharsets.UTF_8));
+
+        assertThatThrownBy(holder::renew).isInstanceOf(WorkerIdLostException.class)
+                .hasMessageContaining("held by another live process (" + instance.key() + "/another");
     }
 
     // Pins where the reservation is kept (node data, cache file); the contract sees it only through register().

@@ -21,6 +21,7 @@ import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.WorkerIdRegistry;
+import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.core.worker.WorkerIdRegistry.Registration;
 
 /**
@@ -42,7 +43,10 @@ public abstract class WorkerIdRegistryContractTest {
 
     /** What a registration of an instance that held an id before gets. */
     public enum Restart {
-        /** The instance's id is its own for good: a restart, graceful or after a crash, gets it back. */
+        /**
+         * The instance's id is its own for good: a restart gets it back, after a graceful release at
+         * once, after a crash once the backend noticed the crashed process is gone ({@link #abandon}).
+         */
         KEEPS_ID,
         /**
          * The id is lent: a graceful release returns it to the pool, a crash leaves it taken until
@@ -54,6 +58,19 @@ public abstract class WorkerIdRegistryContractTest {
          * restart, graceful or not, gets an earlier id back, so none needs a recorded reservation.
          */
         NEW_ID_EVERY_START
+    }
+
+    /** What a second live process of an address (same ip:port, its own token) gets while the first holds its id. */
+    public enum SameAddress {
+        /** Another free id: the lease is the first process's, whatever its address. */
+        ANOTHER_ID,
+        /** Nothing: the mode's id is the address's for good, and a live process holds it. */
+        REFUSED,
+        /**
+         * Nothing is checked: the id is configured ({@code local}), and nothing shared could tell
+         * two processes apart.
+         */
+        UNCHECKED
     }
 
     protected final FakeClock clock = new FakeClock(START_MILLIS);
@@ -78,6 +95,20 @@ public abstract class WorkerIdRegistryContractTest {
      */
     protected void sweepAbandoned() {
         throw new UnsupportedOperationException("ids are never swept in this mode");
+    }
+
+    /**
+     * {@link Restart#KEEPS_ID}: the backend notices that the processes of {@code instance} that
+     * stopped without releasing are gone, as it would in time (a ZooKeeper session that expires, a
+     * lease that runs out). Until then a new process of the instance is a second live process of
+     * its address. Nothing to do where the mode cannot tell processes apart.
+     */
+    protected void abandon(int instance) {
+    }
+
+    /** What a second live process of an address gets; {@link SameAddress#ANOTHER_ID} unless overridden. */
+    protected SameAddress sameAddress() {
+        return SameAddress.ANOTHER_ID;
     }
 
     @AfterEach
@@ -110,15 +141,18 @@ public abstract class WorkerIdRegistryContractTest {
 
         if (restart == Restart.KEEPS_ID) {
             // A crash: the last recorded reservation binds the next process of the instance.
+            abandon(0);
             Registration again = registry(0).register();
             assertThat(again.workerId()).isEqualTo(first.workerId());
             assertThat(again.recordedReservationMillis()).isGreaterThanOrEqualTo(renewed);
             // No process of the instance starts within the reservation: it waits or refuses, saying what to do.
+            abandon(0);
             assertThatThrownBy(() -> holder(0, Duration.ofSeconds(5)).start())
                     .isInstanceOf(ReservationAheadOfClockException.class)
                     .hasMessageContaining("ahead of the clock")
                     .hasMessageContaining("fix the clock");
             // The refused start left the reservation recorded: the next one is refused as well.
+            abandon(0);
             assertThat(registry(0).register().recordedReservationMillis()).isGreaterThanOrEqualTo(renewed);
         } else {
             // A crash: the id stays taken, so the next process of the instance gets another.
@@ -154,9 +188,73 @@ public abstract class WorkerIdRegistryContractTest {
         ReservingWorkerIdHolder second = started(1);
         assertThat(first.workerId()).isNotEqualTo(second.workerId());
 
-        // Another process of a held instance never takes the other's id either.
-        Registration third = registry(0).register();
-        assertThat(third.workerId()).isNotEqualTo(second.workerId());
+        if (sameAddress() == SameAddress.ANOTHER_ID) {
+            // Another process of a held instance never takes the other's id either.
+            Registration third = registry(0).register();
+            assertThat(third.workerId()).isNotEqualTo(second.workerId()).isNotEqualTo(first.workerId());
+        }
+    }
+
+    /**
+     * Two live processes of one ip:port (two hosts' containers at one address): the lease is the
+     * first's, so the second gets another id or is refused, the first keeps renewing, and of the
+     * IDs both issue at once none repeats.
+     */
+    @Test
+    public void aSecondLiveProcessOfAnAddressNeverTakesOverTheLease() throws Exception {
+        if (sameAddress() == SameAddress.UNCHECKED) {
+            return; // a configured id: two processes given one id is the operator's configuration
+        }
+        ReservingWorkerIdHolder first = started(0);
+        SnowflakeGenerator firstIds = generator(first);
+        if (sameAddress() == SameAddress.REFUSED) {
+            assertThatThrownBy(() -> started(0))
+                    .isInstanceOf(WorkerIdUnavailableException.class)
+                    .hasMessageContaining("another live process");
+            clock.advance(REPORT_INTERVAL.toMillis());
+            first.renew();
+            assertThat(first.lease().reservedUntilMillis()).isEqualTo(clock.millis() + 2 * REPORT_INTERVAL.toMillis());
+            issue(firstIds, 5_000);
+            return;
+        }
+        ReservingWorkerIdHolder second = started(0);
+        assertThat(second.workerId()).isNotEqualTo(first.workerId());
+
+        clock.advance(REPORT_INTERVAL.toMillis());
+        first.renew(); // still its own: a renewal that found the lease another's would throw
+        second.renew();
+        assertThat(first.lease().reservedUntilMillis()).isEqualTo(clock.millis() + 2 * REPORT_INTERVAL.toMillis());
+        assertThat(first.lease().covers(clock.millis())).isTrue();
+
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<List<Long>>> issued = new ArrayList<>();
+            for (SnowflakeGenerator generator : List.of(firstIds, generator(second))) {
+                issued.add(threads.submit(() -> {
+                    go.await();
+                    List<Long> ids = new ArrayList<>();
+                    for (int i = 0; i < 20_000; i++) {
+                        ids.add(generator.nextId());
+                        if (i % 200 == 199) {
+                            clock.advance(1);
+                        }
+                    }
+                    return ids;
+                }));
+            }
+            go.countDown();
+            Set<Long> distinct = new HashSet<>();
+            int total = 0;
+            for (Future<List<Long>> ids : issued) {
+                List<Long> some = ids.get(60, TimeUnit.SECONDS);
+                total += some.size();
+                distinct.addAll(some);
+            }
+            assertThat(distinct).as("no ID repeated between the two processes").hasSize(total);
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     @Test
@@ -237,6 +335,7 @@ public abstract class WorkerIdRegistryContractTest {
             assertThat(next.lease().covers(clock.millis())).isTrue();
             return;
         } else if (restart == Restart.KEEPS_ID) {
+            abandon(0);
             next = started(0);
         } else {
             ReservingWorkerIdHolder restarted = started(0);

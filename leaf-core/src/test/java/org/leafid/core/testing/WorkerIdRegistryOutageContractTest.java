@@ -95,6 +95,7 @@ public abstract class WorkerIdRegistryOutageContractTest extends WorkerIdRegistr
             // Recorded in the cache file: issuing goes on, and the next start honours it.
             registration.sink().record(registration.workerId(), renewed);
             restoreBackend();
+            abandon(0); // the process that recorded it stopped without a release
             Registration again = registry(0).register();
             assertThat(again.workerId()).isEqualTo(registration.workerId());
             assertThat(again.recordedReservationMillis()).isGreaterThanOrEqualTo(renewed);

@@ -25,6 +25,12 @@ class LocalWorkerIdRegistryContractTest extends WorkerIdRegistryContractTest {
         super(Restart.KEEPS_ID);
     }
 
+    /** The id is configured per address: nothing shared could see a second process of one. */
+    @Override
+    protected SameAddress sameAddress() {
+        return SameAddress.UNCHECKED;
+    }
+
     @Override
     protected WorkerIdRegistry registry(int instance) {
         InstanceAddress address = address(instance);

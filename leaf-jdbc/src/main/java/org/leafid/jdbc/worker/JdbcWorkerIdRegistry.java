@@ -1,5 +1,8 @@
 package org.leafid.jdbc.worker;
 
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import org.apache.ibatis.exceptions.PersistenceException;
@@ -9,7 +12,9 @@ import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.WorkerIdLostException;
 import org.leafid.core.worker.WorkerIdRegistry;
+import org.leafid.core.Durations;
 import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.LeaseOwner;
 import org.leafid.core.worker.RegistryWriter;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.ReservationFile.Recorded;
@@ -35,6 +40,17 @@ import org.slf4j.LoggerFactory;
  * with a cache file starts with it when the database cannot be reached. The reservation honoured
  * at start is the later of the row's and the cache's. Every database wait is bounded by the
  * timeouts of the pool (pool wait, connect and socket timeouts).
+ *
+ * <p>The row is the address's for good, but it is held by one process at a time: the
+ * {@code holder} column names it ({@link LeaseOwner}: the address and a random token of the
+ * process), and every row write of the holder, renewals included, sets {@code update_time}. A
+ * start finding the row held, and written within {@code holderLease} by the database's clock, is
+ * a second live process of the address and is refused; an older holder stopped without a
+ * release (a crash) and is replaced. A graceful stop clears the holder, so a restart gets the id
+ * at once. A holder whose write finds another process holding the row stops issuing
+ * ({@link WorkerIdLostException}). While the database is unreachable nothing can be checked: a
+ * process cut off for longer than {@code holderLease} may be replaced by one of the same address,
+ * and learns it at its next row write.
  */
 public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
 
@@ -48,6 +64,8 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
     private final Executor rowWriter;
     /** Row ids 1..maxRowId give worker ids 0..maxRowId - 1, the layout's. */
     private final long maxRowId;
+    private final Duration holderLease;
+    private final LeaseOwner owner;
 
     /**
      * @param rowWriter runs the row updates of renewals, so that a stalled database cannot hold up
@@ -56,12 +74,22 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
      */
     public JdbcWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
             Executor rowWriter) {
-        this(sessions, instance, cache, rowWriter, SnowflakeLayout.MAX_WORKER_ID);
+        this(sessions, instance, cache, rowWriter, SnowflakeLayout.MAX_WORKER_ID, DEFAULT_HOLDER_LEASE);
     }
 
     /** @param maxWorkerId the layout's largest worker id ({@code 2^worker-bits - 1}): row ids up to it + 1 */
     public JdbcWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
             Executor rowWriter, int maxWorkerId) {
+        this(sessions, instance, cache, rowWriter, maxWorkerId, DEFAULT_HOLDER_LEASE);
+    }
+
+    /**
+     * @param maxWorkerId the layout's largest worker id ({@code 2^worker-bits - 1}): row ids up to it + 1
+     * @param holderLease how long after its last row write a holder still counts as live: several
+     *     report intervals, so that one slow write does not make a live holder look dead
+     */
+    public JdbcWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
+            Executor rowWriter, int maxWorkerId, Duration holderLease) {
         if (maxWorkerId < 0) {
             throw new IllegalArgumentException("maxWorkerId must not be negative: " + maxWorkerId);
         }
@@ -70,7 +98,12 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
         this.cache = cache;
         this.rowWriter = rowWriter;
         this.maxRowId = maxWorkerId + 1L;
+        this.holderLease = holderLease;
+        this.owner = LeaseOwner.newProcess(instance);
     }
+
+    /** Ten renewals at the default report interval of 3 s. */
+    public static final Duration DEFAULT_HOLDER_LEASE = Duration.ofSeconds(30);
 
     @Override
     public Registration register() {
@@ -88,34 +121,87 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
             log.warn("Snowflake mode mysql: the cache {} holds worker id {}, but the row of {} in leaf_workerid_alloc "
                     + "gives {}; the row wins", cache.path(), cached.get().workerId(), instance, workerId);
         }
-        log.info("Snowflake mode mysql: {} holds worker id {} (row id {}), recorded reservation {} (cache {})",
-                instance, workerId, row.id(), recorded, cache.path());
+        log.info("Snowflake mode mysql: {} (process {}) holds worker id {} (row id {}), recorded reservation {} "
+                + "(cache {})", instance, owner.token(), workerId, row.id(), recorded, cache.path());
         return new Registration(workerId, recorded, sink(row.id(), false));
     }
 
     private Row findOrInsertRow() {
         try (SqlSession session = sessions.openSession(true)) {
             WorkerIdAllocMapper rows = session.getMapper(WorkerIdAllocMapper.class);
-            Row row = rows.findByIpPort(instance.key());
-            if (row != null) {
-                return row;
-            }
-            try {
-                rows.insert(instance.key(), instance.ip(), instance.port());
-                log.info("Snowflake mode mysql: inserted the row of {} into leaf_workerid_alloc", instance);
-            } catch (PersistenceException e) {
-                if (!SqlFailures.duplicateKey(e)) {
-                    throw e;
-                }
-                // A process with the same ip:port inserted it first; the row it made is this instance's.
-            }
-            row = rows.findByIpPort(instance.key());
+            Row row = find(rows);
             if (row == null) {
-                throw new WorkerIdUnavailableException("The row of " + instance + " in leaf_workerid_alloc was deleted "
-                        + "while this instance was registering; start it again");
+                try {
+                    rows.insert(instance.key(), instance.ip(), instance.port());
+                    log.info("Snowflake mode mysql: inserted the row of {} into leaf_workerid_alloc", instance);
+                } catch (PersistenceException e) {
+                    if (!SqlFailures.duplicateKey(e)) {
+                        throw e;
+                    }
+                    // A process with the same address inserted it first: claimed below, unless it is live.
+                }
+                row = find(rows);
+                if (row == null) {
+                    throw new WorkerIdUnavailableException("The row of " + instance + " in leaf_workerid_alloc was "
+                            + "deleted while this instance was registering; start it again");
+                }
             }
+            workerIdOf(row); // a row beyond the layout is refused before it is claimed
+            claim(rows, row);
             return row;
         }
+    }
+
+    private Row find(WorkerIdAllocMapper rows) {
+        try {
+            return rows.findByIpPort(instance.key());
+        } catch (PersistenceException e) {
+            if (missingHolderColumn(e)) {
+                throw new WorkerIdUnavailableException("leaf_workerid_alloc has no holder column: the table was "
+                        + "created by an earlier version of " + TABLE_SCRIPT + ". Add it (MySQL, MariaDB and "
+                        + "PostgreSQL alike): ALTER TABLE leaf_workerid_alloc ADD COLUMN holder varchar(128) NULL; "
+                        + "then start again", e);
+            }
+            throw e;
+        }
+    }
+
+    private static boolean missingHolderColumn(PersistenceException e) {
+        Throwable cause = SqlFailures.rootCause(e);
+        String message = String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT);
+        return cause instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("42")
+                && message.contains("holder");
+    }
+
+    /**
+     * Makes this process the row's holder: free, or held by a process whose last write is older
+     * than the holder lease (it stopped without a release). A live holder: refused.
+     */
+    private void claim(WorkerIdAllocMapper rows, Row row) {
+        if (row.holder() == null) {
+            if (rows.claimFree(row.id(), owner.key()) == 1) {
+                return;
+            }
+            throw heldByAnother(rows.holderOf(row.id()), 0);
+        }
+        long silent = row.sinceLastWriteMillis();
+        if (silent < holderLease.toMillis()) {
+            throw heldByAnother(row.holder(), silent);
+        }
+        if (rows.claimFrom(row.id(), owner.key(), row.holder()) != 1) {
+            throw heldByAnother(rows.holderOf(row.id()), 0);
+        }
+        log.warn("Snowflake mode mysql: the row of {} was held by process {}, which has not written it for {} ms "
+                + "(more than {}): it stopped without a release; this process ({}) holds it now", instance,
+                row.holder(), silent, Durations.format(holderLease), owner);
+    }
+
+    private WorkerIdUnavailableException heldByAnother(String holder, long silentMillis) {
+        return new WorkerIdUnavailableException("Snowflake mode mysql: the worker id of " + instance + " is held by "
+                + "another live process (" + holder + ", its last write " + silentMillis + " ms ago by the database's "
+                + "clock). Two servers share the address " + instance + ": stop the other one, or give each its own "
+                + "leaf.snowflake.ip or port. If that process was killed, start again once "
+                + Durations.format(holderLease) + " have passed since its last write");
     }
 
     private int workerIdOf(Row row) {
@@ -174,20 +260,62 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
             this.rowId = rowId;
         }
 
-        /** A renewal only moves the row forward; the release sets the final value exactly. */
+        /**
+         * A renewal only moves the row forward; the release sets the final value exactly and
+         * clears the holder. Either writes only while this process holds the row.
+         */
         @Override
         public boolean write(int workerId, long until, boolean finalWrite) {
             try (SqlSession session = sessions.openSession(true)) {
                 WorkerIdAllocMapper rows = session.getMapper(WorkerIdAllocMapper.class);
                 int updated = finalWrite
-                        ? rows.setReservation(rowId, instance.key(), until)
-                        : rows.extendReservation(rowId, instance.key(), until);
-                // With useAffectedRows=true in the url an unchanged row counts 0: ask whether it is still ours.
-                if (updated == 0 && rows.countOwned(rowId, instance.key()) == 0) {
-                    restoreRow(rows, workerId, until);
+                        ? rows.setReservation(rowId, instance.key(), owner.key(), until)
+                        : rows.extendReservation(rowId, instance.key(), owner.key(), until);
+                if (updated == 0) {
+                    notHeld(rows, workerId, until, finalWrite);
                 }
             }
             return true;
+        }
+
+        /**
+         * The write found the row not this process's: deleted (put back, with its id), without a
+         * holder (a start from the cache file: claimed), or another process's (lost).
+         */
+        private void notHeld(WorkerIdAllocMapper rows, int workerId, long until, boolean finalWrite) {
+            if (rows.countOwned(rowId, instance.key()) == 0) {
+                restoreRow(rows, workerId, until);
+                if (finalWrite) {
+                    rows.setReservation(rowId, instance.key(), owner.key(), until);
+                }
+                return;
+            }
+            String holder = rows.holderOf(rowId);
+            if (holder == null && rows.claimFree(rowId, owner.key()) == 1) {
+                write(rows, until, finalWrite);
+                return;
+            }
+            if (holder != null && !holder.equals(owner.key())) {
+                Row row = find(rows);
+                if (row != null && row.id() == rowId && holder.equals(row.holder())
+                        && row.sinceLastWriteMillis() >= holderLease.toMillis()
+                        && rows.claimFrom(rowId, owner.key(), holder) == 1) {
+                    write(rows, until, finalWrite); // its holder stopped without a release
+                    return;
+                }
+                throw new WorkerIdLostException("worker id " + workerId + " of " + instance + " is held by another "
+                        + "live process (" + holder + "), not this one (" + owner + "): two servers share the "
+                        + "address. This one stops issuing; give each its own leaf.snowflake.ip or port");
+            }
+            // holder is this process's and the row unchanged (useAffectedRows=true counts an unchanged row 0)
+        }
+
+        private void write(WorkerIdAllocMapper rows, long until, boolean finalWrite) {
+            if (finalWrite) {
+                rows.setReservation(rowId, instance.key(), owner.key(), until);
+            } else {
+                rows.extendReservation(rowId, instance.key(), owner.key(), until);
+            }
         }
 
         /**
@@ -196,7 +324,7 @@ public final class JdbcWorkerIdRegistry implements WorkerIdRegistry {
          */
         private void restoreRow(WorkerIdAllocMapper rows, int workerId, long until) {
             try {
-                rows.restore(rowId, instance.key(), instance.ip(), instance.port(), until);
+                rows.restore(rowId, instance.key(), instance.ip(), instance.port(), until, owner.key());
             } catch (PersistenceException e) {
                 if (SqlFailures.duplicateKey(e)) {
                     throw new WorkerIdLostException("Row id " + rowId + " of leaf_workerid_alloc no longer belongs "

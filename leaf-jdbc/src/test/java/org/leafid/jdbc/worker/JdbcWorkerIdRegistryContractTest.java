@@ -71,6 +71,18 @@ class JdbcWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContractTes
         return new JdbcWorkerIdRegistry(LeafSqlSessions.create(pool), address(instance), cache(instance), Runnable::run);
     }
 
+    /** The instance's row is held by a process whose last write is long past: one that stopped without a release. */
+    @Override
+    protected void abandon(int instance) {
+        database.update("UPDATE leaf_workerid_alloc SET update_time = TIMESTAMP '2000-01-01 00:00:00' "
+                + "WHERE ip_port = ? AND holder IS NOT NULL", address(instance).key());
+    }
+
+    @Override
+    protected SameAddress sameAddress() {
+        return SameAddress.REFUSED;
+    }
+
     @Override
     protected void cutBackend() {
         proxy.cut();

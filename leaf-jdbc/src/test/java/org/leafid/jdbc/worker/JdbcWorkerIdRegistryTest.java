@@ -81,7 +81,7 @@ class JdbcWorkerIdRegistryTest {
         assertThat(second.workerId()).isEqualTo(k + 1);
         assertThat(rowId(ip + ":8080")).isEqualTo(k + 1L);
 
-        first.close();
+        first.release(clock.millis()); // a graceful stop: a crashed holder's row is refused for the holder lease
         ReservingWorkerIdHolder restarted = start(registry(8080), Duration.ofSeconds(10));
         assertThat(restarted.workerId()).isEqualTo(k);
         assertThat(rowCount()).isEqualTo(2);
@@ -108,7 +108,7 @@ class JdbcWorkerIdRegistryTest {
         JdbcWorkerIdRegistry registry = registry(pool(proxy), 8080);
         ReservingWorkerIdHolder before = start(registry, Duration.ofSeconds(10));
         int k = before.workerId();
-        before.close();
+        before.release(clock.millis()); // else its row stays held by it, live for the holder lease
         proxy.cut();
 
         ReservingWorkerIdHolder holder = start(registry(pool(proxy), 8080), Duration.ofSeconds(10));
@@ -198,6 +198,46 @@ class JdbcWorkerIdRegistryTest {
 
         assertThatThrownBy(holder::renew).isInstanceOf(WorkerIdLostException.class)
                 .hasMessageContaining(ip + ":8080");
+    }
+
+    @Test
+    void aHolderWhoseRowAnotherProcessOfTheAddressTookLosesTheIdAtTheNextRenewal() {
+        ReservingWorkerIdHolder holder = start(registry(8080), Duration.ofSeconds(5));
+        database.update("UPDATE leaf_workerid_alloc SET holder = ? WHERE ip_port = ?", ip + ":8080/another",
+                ip + ":8080");
+
+        assertThatThrownBy(holder::renew).isInstanceOf(WorkerIdLostException.class)
+                .hasMessageContaining("held by another live process (" + ip + ":8080/another)");
+    }
+
+    @Test
+    void aCrashedHoldersRowIsTakenOverOnceItsLastWriteIsOlderThanTheHolderLease() {
+        ReservingWorkerIdHolder crashed = start(registry(8080), Duration.ofSeconds(5));
+        int workerId = crashed.workerId();
+        crashed.close(); // no release
+        assertThatThrownBy(() -> registry(8080).register()).isInstanceOf(WorkerIdUnavailableException.class)
+                .hasMessageContaining("another live process").hasMessageContaining("If that process was killed");
+
+        database.update("UPDATE leaf_workerid_alloc SET update_time = TIMESTAMP '2000-01-01 00:00:00' "
+                + "WHERE ip_port = ?", ip + ":8080"); // its last write, long past
+        // The new holder waits out the crashed one's reservation (on the fake clock), then has its id.
+        assertThat(start(registry(8080), Duration.ofSeconds(10)).workerId()).isEqualTo(workerId);
+    }
+
+    /** A table made by an earlier sql/leaf_workerid_alloc.sql, in a database of this test's own. */
+    @Test
+    void aTableWithoutTheHolderColumnIsAClearStartErrorNamingTheAlter() {
+        TestDatabase old = database.derived("noholder");
+        try {
+            old.update("ALTER TABLE leaf_workerid_alloc DROP COLUMN holder");
+            DruidDataSource pool = old.newPool();
+            pools.add(pool);
+            assertThatThrownBy(() -> registry(pool, 8080).register()).isInstanceOf(WorkerIdUnavailableException.class)
+                    .hasMessageContaining("no holder column")
+                    .hasMessageContaining("ALTER TABLE leaf_workerid_alloc ADD COLUMN holder varchar(128) NULL");
+        } finally {
+            old.drop();
+        }
     }
 
     // --- helpers ---

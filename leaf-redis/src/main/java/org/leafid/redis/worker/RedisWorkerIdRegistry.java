@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.Sleeper;
 import org.leafid.core.worker.InstanceAddress;
+import org.leafid.core.worker.LeaseOwner;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.ReservationFile.Recorded;
 import org.leafid.core.worker.ReservationSink;
@@ -22,9 +23,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * {@code redis}: worker ids leased in Redis, sticky per {@code ip:port} where the id is free.
+ * {@code redis}: worker ids leased in Redis to one process each ({@link LeaseOwner}: its address
+ * and a random token of this process), sticky per {@code ip:port} only where the id is free.
  * Taking, renewing and releasing are Lua scripts ({@link RedisWorkerScripts}, keys in
- * {@link RedisWorkerKeys}), each comparing the lease's owner before it changes anything.
+ * {@link RedisWorkerKeys}), each comparing the lease's whole owner before it changes anything.
  *
  * <p>Why no two live instances issue with one id, even when Redis loses every key:
  * <ol>
@@ -38,18 +40,22 @@ import org.springframework.data.redis.core.script.RedisScript;
  *       that lost the last writes), a holder's next renewal finds no lease and it stops at once;
  *       until then it may go on for its horizon. The pool marker ({@code {prefix}pool}) tells a
  *       taker so: missing, or written by another Redis process (its run id), it is written anew
- *       with the taker's time, and every taker then issues only from that time plus one lease. The
- *       lease is at least the horizon plus 10 s (checked by the configuration), so by then every
- *       holder that lost its keys has stopped, and its timestamps are below the new ones unless the
- *       clocks differ by more than the margin. This waits even on a brand-new pool, which Redis
- *       cannot tell from an emptied one.</li>
+ *       with Redis's own time, and every taker then waits until one lease after it, a wait Redis
+ *       computes on its own clock and the taker sleeps as a duration: no taker's clock, ahead or
+ *       behind, moves the marker or shortens the wait. The lease is at least the horizon plus 10 s
+ *       (checked by the configuration), so by then every holder that lost its keys has stopped, and
+ *       its timestamps are below the new ones unless the clocks differ by more than the margin.
+ *       This waits even on a brand-new pool, which Redis cannot tell from an emptied one.</li>
  *   <li>Redis down at start: this instance cannot know whether its id was taken while it was down
  *       (its lease may have run out, or been lost and taken by another), so no cached id is ever
  *       provably safe, and the start fails naming Redis. The cache file still binds this instance's
  *       next start to its own last reservation, whatever Redis kept.</li>
  * </ol>
- * Two processes of one {@code ip:port} are taken for one instance (the same assumption as
- * {@code zk_normal} and {@code mysql}): a restart takes over its own lease.
+ * A lease belongs to the process, never to its address: a second process of the same
+ * {@code ip:port} (two hosts' containers at one address) never takes over a lease still held; it
+ * takes another free id and says so, and the address's sticky id stays with the holder. A restart
+ * gets the sticky id back once the earlier process released it, or once its lease ran out after a
+ * crash.
  */
 public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
 
@@ -61,6 +67,7 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
     private final RedisWorkerSettings settings;
     private final RedisWorkerKeys keys;
     private final InstanceAddress instance;
+    private final LeaseOwner owner;
     private final ReservationFile cache;
     private final InstantSource clock;
     private final Sleeper sleeper;
@@ -71,6 +78,7 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
         this.settings = settings;
         this.keys = new RedisWorkerKeys(settings.keyPrefix());
         this.instance = instance;
+        this.owner = LeaseOwner.newProcess(instance);
         this.cache = cache;
         this.clock = clock;
         this.sleeper = sleeper;
@@ -79,9 +87,8 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
     @Override
     public Registration register() {
         Optional<Recorded> cached = cache.read();
-        long now = clock.millis();
-        List<String> arguments = new ArrayList<>(List.of(settings.keyPrefix(), instance.key(),
-                Integer.toString(settings.maxWorkerId()), Long.toString(leaseMillis()), Long.toString(now),
+        List<String> arguments = new ArrayList<>(List.of(settings.keyPrefix(), instance.key(), owner.key(),
+                Integer.toString(settings.maxWorkerId()), Long.toString(leaseMillis()), Long.toString(clock.millis()),
                 Long.toString(leaseMillis())));
         cached.ifPresent(recorded -> arguments.add(Integer.toString(recorded.workerId())));
         List<Object> taken;
@@ -92,23 +99,40 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
                     + "); leaf.snowflake.mode=redis needs it to take a worker id, and no cached id is safe without "
                     + "it (another instance may have taken it). Start Redis or fix spring.data.redis.*", e);
         }
-        if (taken == null || taken.isEmpty()) {
-            throw new WorkerIdUnavailableException("All " + (settings.maxWorkerId() + 1) + " worker ids under "
-                    + settings.keyPrefix() + " that the layout's worker bits carry are leased; stop an instance, or "
-                    + "wait for the leases of dead ones to run out (leaf.snowflake.redis.lease)");
+        if (taken == null || taken.size() < 5) {
+            throw new WorkerIdUnavailableException("The take script under " + settings.keyPrefix() + " answered "
+                    + taken + "; is another version of leaf-redis sharing the prefix?");
         }
         int workerId = Integer.parseInt(String.valueOf(taken.get(0)));
+        int stickyHeld = Integer.parseInt(String.valueOf(taken.get(3)));
+        if (workerId < 0) {
+            throw new WorkerIdUnavailableException("All " + (settings.maxWorkerId() + 1) + " worker ids under "
+                    + settings.keyPrefix() + " that the layout's worker bits carry are leased"
+                    + (stickyHeld >= 0 ? ", " + stickyNote(stickyHeld, taken.get(4)) : "")
+                    + "; stop an instance, or wait for the leases of dead ones to run out (leaf.snowflake.redis.lease)");
+        }
+        if (stickyHeld >= 0) {
+            log.warn("Snowflake mode redis: {}'s sticky worker id {} is held by another live process ({}), so this "
+                    + "process ({}) took worker id {} instead. Two servers share the address {}: give each its own "
+                    + "leaf.snowflake.ip or port unless that is intended", instance, stickyHeld, taken.get(4), owner,
+                    workerId, instance);
+        }
         long reserved = Long.parseLong(String.valueOf(taken.get(1)));
-        long safeFrom = Long.parseLong(String.valueOf(taken.get(2)));
-        awaitSafeFrom(workerId, safeFrom);
+        long lossWait = Long.parseLong(String.valueOf(taken.get(2)));
+        long waitedUntil = awaitLossWait(workerId, lossWait);
         StartReservation start = StartReservation.of(cached, workerId, reserved);
         if (start.cacheOverruled()) {
-            log.warn("Snowflake mode redis: the cache file {} held worker id {}, which is leased to another instance "
-                    + "now; {} took worker id {}", cache.path(), cached.get().workerId(), instance, workerId);
+            log.warn("Snowflake mode redis: the cache file {} held worker id {}, which is leased to another process "
+                    + "now; {} took worker id {}", cache.path(), cached.get().workerId(), owner, workerId);
         }
-        long recorded = Math.max(start.reservedUntilMillis(), safeFrom);
-        log.info("Snowflake mode redis: {} took worker id {}, recorded reservation {}", instance, workerId, recorded);
+        long recorded = Math.max(start.reservedUntilMillis(), waitedUntil);
+        log.info("Snowflake mode redis: {} (process {}) took worker id {}, recorded reservation {}", instance,
+                owner.token(), workerId, recorded);
         return new Registration(workerId, recorded, new Lease(workerId));
+    }
+
+    private String stickyNote(int stickyHeld, Object holder) {
+        return instance + "'s sticky id " + stickyHeld + " among them, held by another live process (" + holder + ")";
     }
 
     private long leaseMillis() {
@@ -116,33 +140,36 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
     }
 
     /**
-     * Waits until the pool's keys have been whole for a lease (point 3 above). Longer than two
-     * leases means a clock far ahead wrote the marker: refused, since waiting would be unbounded.
+     * Waits until the pool's keys have been whole for a lease (point 3 above), a wait Redis measured
+     * on its own clock; returns this clock's time after it (0 when there was none), from which IDs
+     * are issued. Longer than two leases means Redis's clock went back since it wrote the marker:
+     * refused, since the wait would not be bounded by the lease.
      */
-    private void awaitSafeFrom(int workerId, long safeFrom) {
-        long ahead = safeFrom - clock.millis();
-        if (ahead <= 0) {
-            return;
+    private long awaitLossWait(int workerId, long waitMillis) {
+        if (waitMillis <= 0) {
+            return 0;
         }
-        if (ahead > 2 * leaseMillis()) {
+        if (waitMillis > 2 * leaseMillis()) {
             throw new WorkerIdUnavailableException("The pool marker " + keys.pool() + " in Redis says ids are safe "
-                    + "only from " + safeFrom + ", " + ahead + " ms ahead of this clock (more than two leases): "
-                    + "another instance's clock is ahead; check NTP on every instance");
+                    + "only in " + waitMillis + " ms, more than two leases (leaf.snowflake.redis.lease): Redis's clock "
+                    + "went back since it wrote the marker; check NTP on the Redis host");
         }
         log.warn("Snowflake mode redis: Redis may have lost the leases (the pool marker {} is new: a FLUSHALL, a "
                 + "restart or a failover); worker id {} is issued from only after {} ms, when every instance that "
-                + "held an id before has stopped (leaf.snowflake.redis.lease)", keys.pool(), workerId, ahead);
+                + "held an id before has stopped (leaf.snowflake.redis.lease)", keys.pool(), workerId, waitMillis);
+        long before = clock.millis();
         try {
-            sleeper.sleepMillis(ahead);
+            sleeper.sleepMillis(waitMillis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LeafInterruptedException("the leases Redis may have lost to run out", e);
         }
-        long still = safeFrom - clock.millis();
-        if (still > 0) {
+        long after = clock.millis();
+        if (after - before < waitMillis) {
             throw new WorkerIdUnavailableException("The clock went back while waiting for the leases Redis may have "
-                    + "lost to run out; still " + still + " ms to go");
+                    + "lost to run out; still " + (waitMillis - (after - before)) + " ms to go");
         }
+        return after;
     }
 
     /**
@@ -161,25 +188,37 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
         @Override
         public void record(int id, long reservedUntilMillis) {
             cache.record(workerId, reservedUntilMillis);
-            Long renewed = run(RedisWorkerScripts.RENEW, "renew", instance.key(), Long.toString(leaseMillis()),
+            Long renewed = run(RedisWorkerScripts.RENEW, "renew", owner.key(), Long.toString(leaseMillis()),
                     Long.toString(reservedUntilMillis));
             if (renewed == null || renewed != 1L) {
-                throw new WorkerIdLostException("worker id " + workerId + " is no longer leased to " + instance
-                        + " in Redis (" + keys.lease(workerId) + " is gone or another's: a FLUSHALL, a restart or "
-                        + "failover of Redis, or the lease ran out) and may be another instance's now");
+                throw new WorkerIdLostException("worker id " + workerId + " is no longer leased to this process ("
+                        + owner + ") in Redis: " + keys.lease(workerId) + " is " + holderNow()
+                        + " (a FLUSHALL, a restart or failover of Redis, or the lease ran out) and may be another "
+                        + "process's now, even one of the same address");
             }
         }
 
         @Override
         public void release(int id, long finalReservationMillis) {
             cache.record(workerId, finalReservationMillis);
-            Long released = run(RedisWorkerScripts.RELEASE, "release", instance.key(),
+            Long released = run(RedisWorkerScripts.RELEASE, "release", owner.key(),
                     Long.toString(finalReservationMillis));
             if (released == null || released != 1L) {
-                throw new WorkerIdUnavailableException("worker id " + workerId + " was no longer leased to "
-                        + instance + " in Redis: nothing to release");
+                throw new WorkerIdUnavailableException("worker id " + workerId + " was no longer leased to this "
+                        + "process (" + owner + ") in Redis (" + keys.lease(workerId) + " is " + holderNow()
+                        + "): nothing to release");
             }
             log.info("Released worker id {} in Redis with reservation {}", workerId, finalReservationMillis);
+        }
+
+        /** Who holds the lease now, for the message of a lost one; best effort, the loss is known already. */
+        private String holderNow() {
+            try {
+                String holder = redis.opsForValue().get(keys.lease(workerId));
+                return holder == null ? "gone" : "held by " + holder;
+            } catch (DataAccessException | RedisException e) {
+                return "unreadable (" + e.getMessage() + ")";
+            }
         }
 
         private Long run(RedisScript<Long> script, String what, String... arguments) {

@@ -1,5 +1,6 @@
--- Renews the lease of KEYS[1] while ARGV[1] (ip:port) holds it, and raises the reservation
--- KEYS[2] to ARGV[3] (never lowers it). Returns 1, or 0 when the lease is not ARGV[1]'s.
+-- Renews the lease of KEYS[1] while the process ARGV[1] (its address and token) holds it, and
+-- raises the reservation KEYS[2] to ARGV[3] (never lowers it). Returns 1, or 0 when the lease is
+-- not ARGV[1]'s: another process of the same address is another owner.
 -- ARGV: 1 owner, 2 lease ms, 3 reserved-until ms.
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then
     return 0

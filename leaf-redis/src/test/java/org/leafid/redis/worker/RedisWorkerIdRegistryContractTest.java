@@ -16,6 +16,7 @@ import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.WorkerIdRegistry.Registration;
 import org.leafid.redis.TestRedis;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The worker-id registry contract for {@code redis} on a real redis-server of the test's own
@@ -30,7 +31,9 @@ class RedisWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContractTe
     @TempDir
     Path dataDir;
     private final List<AutoCloseable> resources = new ArrayList<>();
+    private static final String PREFIX = RedisWorkerSettings.defaultKeyPrefix("test");
     private RedisServerProcess server;
+    private TestRedis admin;
 
     RedisWorkerIdRegistryContractTest() {
         super(Restart.KEEPS_ID, Outage.REFUSES);
@@ -38,8 +41,9 @@ class RedisWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContractTe
 
     /**
      * The contract is about a pool in use: a brand-new one (Redis cannot tell it from an emptied
-     * one) makes its first taker wait a lease, measured here on the fake clock. A moment later the
-     * pool has been whole for a lease, and fresh ids are issued from at once.
+     * one) makes its first taker wait a lease, which Redis measures on its own clock and the taker
+     * sleeps on the fake one. Then the marker is dated a lease back in Redis's time, as it is in a
+     * pool that has been whole for longer, and fresh ids are issued from at once.
      */
     @BeforeEach
     void openPool() throws Exception {
@@ -50,6 +54,9 @@ class RedisWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContractTe
         assertThat(opening.recordedReservationMillis()).isEqualTo(before + LEASE.toMillis());
         opening.sink().release(opening.workerId(), opening.recordedReservationMillis());
         clock.advance(1);
+        admin = new TestRedis(server.port());
+        resources.add(admin);
+        admin.template().opsForHash().put(PREFIX + "pool", "since", "0");
     }
 
     @AfterEach
@@ -64,10 +71,26 @@ class RedisWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContractTe
     protected WorkerIdRegistry registry(int instance) {
         TestRedis redis = new TestRedis(server.port());
         resources.add(redis);
-        InstanceAddress address = new InstanceAddress("10.5.0." + instance, 8080);
+        InstanceAddress address = address(instance);
         return new RedisWorkerIdRegistry(redis.template(),
-                new RedisWorkerSettings(RedisWorkerSettings.defaultKeyPrefix("test"), LEASE, 1023), address,
+                new RedisWorkerSettings(PREFIX, LEASE, 1023), address,
                 new WorkerCacheFiles(dataDir.resolve("instance-" + instance), "test", 8080).registry(), clock, clock);
+    }
+
+    /** The leases of the instance's processes run out: deleted, as PX would after {@link #LEASE}. */
+    @Override
+    protected void abandon(int instance) {
+        StringRedisTemplate redis = admin.template();
+        for (String lease : redis.keys(PREFIX + "worker:*")) {
+            String owner = redis.opsForValue().get(lease);
+            if (owner != null && owner.startsWith(address(instance).key() + "/")) {
+                redis.delete(lease);
+            }
+        }
+    }
+
+    private static InstanceAddress address(int instance) {
+        return new InstanceAddress("10.5.0." + instance, 8080);
     }
 
     @Override

@@ -39,14 +39,15 @@ public class JdbcWorkerIdAutoConfiguration {
     @ConditionalOnMissingBean
     WorkerIdRegistry workerIdRegistry(LeafDataSource leafDataSource, SqlSessionFactory leafSqlSessions,
             InstanceAddress instance, WorkerCacheFiles files, ExecutorService workerIdRowWriter,
-            SnowflakeLayout snowflakeLayout) {
+            SnowflakeLayout snowflakeLayout, SnowflakeProperties properties) {
         if (leafDataSource.embedded()) {
             throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=mysql: "
                     + "worker ids are rows of leaf_workerid_alloc in that database.", "Set leaf.jdbc.url (and "
                     + "create the table with " + SqlDialect.scripts("leaf_workerid_alloc.sql")
                     + "), or choose another leaf.snowflake.mode.");
         }
+        // A holder silent for ten renewals has stopped; fewer would let one slow database make a live one look dead.
         return new JdbcWorkerIdRegistry(leafSqlSessions, instance, files.registry(), workerIdRowWriter,
-                snowflakeLayout.maxWorkerId());
+                snowflakeLayout.maxWorkerId(), properties.reportInterval().multipliedBy(10));
     }
 }

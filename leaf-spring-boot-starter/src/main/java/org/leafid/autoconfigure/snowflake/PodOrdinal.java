@@ -10,8 +10,10 @@ import org.leafid.core.snowflake.SnowflakeLayout;
  *
  * @param podName the pod name read
  * @param origin where it was read, for the messages: the key, or the {@code HOSTNAME} variable
- * @param ordinal the number after its last {@code -}; {@link Long#MAX_VALUE} when it has more digits
- *     than a long holds (no worker id anyway)
+ * @param ordinal the number after its last {@code -}, written as a StatefulSet writes it: decimal
+ *     digits without a leading zero ({@code 0}, {@code 1}, {@code 12}), after a name that does not end
+ *     in {@code -} itself; {@link Long#MAX_VALUE} when it has more digits than a long holds (no worker
+ *     id anyway)
  */
 public record PodOrdinal(String podName, String origin, long ordinal) {
 
@@ -40,9 +42,14 @@ public record PodOrdinal(String podName, String origin, long ordinal) {
         }
         int dash = name.lastIndexOf('-');
         String digits = dash < 0 ? "" : name.substring(dash + 1);
-        if (dash < 1 || digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        // A StatefulSet writes the ordinal as a plain decimal: "leaf-07" or "leaf--1" (a minus sign
+        // read past) were never written by one, and reading them as 7 or 1 could give two pods one id.
+        if (dash < 1 || name.charAt(dash - 1) == '-' || digits.isEmpty()
+                || !digits.chars().allMatch(c -> c >= '0' && c <= '9')
+                || (digits.length() > 1 && digits.charAt(0) == '0')) {
             throw new LeafConfigurationException(POD_NAME_KEY, "gives the pod name '" + name + "' (from " + origin
-                    + "), which does not end in a StatefulSet ordinal ('-' and digits, as in leaf-7).",
+                    + "), which does not end in a StatefulSet ordinal ('-' and a number without a sign or a leading "
+                    + "zero, after a name: leaf-0, leaf-7, leaf-12).",
                     "Run Leaf in a StatefulSet, whose pods are named {name}-0, {name}-1 and so on; a Deployment's "
                             + "pods have no ordinal, so choose another leaf.snowflake.mode for them "
                             + "(docs/worker-id-modes.md).");

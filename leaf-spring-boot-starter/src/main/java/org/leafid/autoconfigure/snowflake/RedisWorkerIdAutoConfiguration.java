@@ -3,9 +3,11 @@ package org.leafid.autoconfigure.snowflake;
 import java.time.InstantSource;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.RedisConnectTimeoutsConfiguration;
 import org.leafid.autoconfigure.mode.ConditionalOnWorkerIdMode;
 import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.leafid.core.Sleeper;
+import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerCacheFiles;
@@ -20,6 +22,7 @@ import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -36,6 +39,7 @@ public class RedisWorkerIdAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass({RedisWorkerIdRegistry.class, StringRedisTemplate.class})
+    @Import(RedisConnectTimeoutsConfiguration.class)
     static class Leases {
 
         @Bean
@@ -52,6 +56,12 @@ public class RedisWorkerIdAutoConfiguration {
                     ? RedisWorkerSettings.defaultKeyPrefix(leaf.name()) : prefix, properties.redis().lease(),
                     snowflakeLayout.maxWorkerId());
             return new RedisWorkerIdRegistry(template, settings, instance, files.registry(), leafClock, leafSleeper);
+        }
+
+        /** The release before Spring Boot stops the Redis connection factory ({@link RedisLeaseRelease}). */
+        @Bean
+        RedisLeaseRelease redisLeaseRelease(ObjectProvider<SnowflakeGenerator> snowflakeGenerator) {
+            return new RedisLeaseRelease(snowflakeGenerator);
         }
     }
 

@@ -61,6 +61,11 @@ public class ZookeeperWorkerIdAutoConfiguration {
             return Executors.newSingleThreadExecutor(new DaemonThreads("leaf-workerid-node"));
         }
 
+        /**
+         * A restart after a kill finds the dead process's live node until ZooKeeper expires that
+         * session: it waits the session timeout, plus the connect timeout as a margin for the
+         * server's expiry tick, before it takes the node for a second live process and is refused.
+         */
         @Bean
         @ConditionalOnMissingBean
         WorkerIdRegistry workerIdRegistry(CuratorFramework leafZookeeper, ZkPaths zkPaths,
@@ -68,7 +73,8 @@ public class ZookeeperWorkerIdAutoConfiguration {
                 ExecutorService workerIdNodeWriter, SnowflakeLayout snowflakeLayout) {
             return new ZookeeperNormalRegistry(leafZookeeper, zkPaths, instance, files.registry(),
                     MeituanLeafCacheFile.of(properties.zk().leafCacheDir(), zkPaths.name(), instance.port()),
-                    properties.zk().connectTimeout(), workerIdNodeWriter, snowflakeLayout.maxWorkerId());
+                    properties.zk().connectTimeout(), workerIdNodeWriter, snowflakeLayout.maxWorkerId(),
+                    properties.zk().sessionTimeout().plus(properties.zk().connectTimeout()));
         }
     }
 

@@ -152,12 +152,27 @@ class WorkerIdModesTest {
                     "since", Long.toString(System.currentTimeMillis() - Duration.ofMinutes(1).toMillis())));
             List<String> settings = settings(19514);
             settings.add("leaf.snowflake.mode=redis");
-            try (ConfigurableApplicationContext application = start(settings)) {
-                assertThat(application.getBean(WorkerIdRegistry.class)).isInstanceOf(RedisWorkerIdRegistry.class);
-                int workerId = issueAndCheck(application);
-                assertThat(template.opsForValue().get(prefix + "worker:" + workerId)).isEqualTo("127.0.0.1:19514");
-                assertThat(template.opsForValue().get(prefix + "instance:127.0.0.1:19514"))
-                        .isEqualTo(Integer.toString(workerId));
+            settings.add("spring.data.redis.timeout=500ms"); // as the server sets it
+            try {
+                int workerId;
+                try (ConfigurableApplicationContext application = start(settings)) {
+                    assertThat(application.getBean(WorkerIdRegistry.class)).isInstanceOf(RedisWorkerIdRegistry.class);
+                    workerId = issueAndCheck(application);
+                    // Opening a connection waits the connect timeout (5 s unset), each command 500 ms.
+                    LettuceConnectionFactory factory = application.getBean(LettuceConnectionFactory.class);
+                    assertThat(factory.getClientConfiguration().getCommandTimeout()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(factory.getClientConfiguration().getClientOptions().orElseThrow().getTimeoutOptions()
+                            .isTimeoutCommands()).isTrue();
+                    // The lease is this process's: its address and a token of its own.
+                    assertThat(template.opsForValue().get(prefix + "worker:" + workerId))
+                            .startsWith("127.0.0.1:19514/");
+                    assertThat(template.opsForValue().get(prefix + "instance:127.0.0.1:19514"))
+                            .isEqualTo(Integer.toString(workerId));
+                }
+                // A graceful stop released the lease before Spring Boot stopped the Redis connection factory.
+                assertThat(template.opsForValue().get(prefix + "worker:" + workerId)).as("the lease after the stop")
+                        .isNull();
+                assertThat(template.opsForValue().get(prefix + "reserved:" + workerId)).isNotNull();
             } finally {
                 template.delete(template.keys(prefix + "*"));
             }

@@ -24,6 +24,22 @@ class PodOrdinalTest {
     }
 
     @Test
+    void anOrdinalNotWrittenAsAStatefulSetWritesItIsRefusedNamingTheKey() {
+        for (String name : new String[] {"leaf--1", "leaf-07", "leaf-00", "leaf-+1", "-3", "leaf-", "leaf-1a"}) {
+            assertThatThrownBy(() -> PodOrdinal.of(name, null)).as(name)
+                    .isInstanceOfSatisfying(LeafConfigurationException.class, e -> {
+                        assertThat(e.key()).isEqualTo("leaf.snowflake.kubernetes.pod-name");
+                        assertThat(e.problem()).contains("'" + name + "'", "leading zero");
+                    });
+            assertThatThrownBy(() -> PodOrdinal.of(null, name)).as("HOSTNAME " + name)
+                    .isInstanceOfSatisfying(LeafConfigurationException.class,
+                            e -> assertThat(e.problem()).contains("HOSTNAME"));
+        }
+        assertThat(PodOrdinal.of(null, "leaf-10").ordinal()).isEqualTo(10);
+        assertThat(PodOrdinal.of(null, "my-leaf-0").ordinal()).isZero();
+    }
+
+    @Test
     void theKeyWinsOverHostnameAndTheMessagesSayWhichWasRead() {
         PodOrdinal configured = PodOrdinal.of("leaf-2", "other-9");
         assertThat(configured.ordinal()).isEqualTo(2);

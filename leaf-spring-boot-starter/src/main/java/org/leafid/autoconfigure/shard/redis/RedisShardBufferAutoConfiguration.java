@@ -10,6 +10,7 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
+import org.leafid.autoconfigure.RedisConnectTimeoutsConfiguration;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.autoconfigure.shard.ConditionalOnShardBuffer;
 import org.leafid.autoconfigure.shard.ShardAppsListener;
@@ -35,6 +36,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -50,6 +52,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
         afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass({RedisShardIndexSource.class, StringRedisTemplate.class})
 @ConditionalOnShardBuffer(ShardProperties.Buffer.REDIS)
+@Import(RedisConnectTimeoutsConfiguration.class)
 public class RedisShardBufferAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(RedisShardBufferAutoConfiguration.class);
