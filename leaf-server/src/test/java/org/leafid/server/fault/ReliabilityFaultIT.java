@@ -28,7 +28,7 @@ import org.leafid.server.support.TestReports;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReliabilityFaultIT {
 
-    private static final int SCENARIOS = 22;
+    private static final int SCENARIOS = 23;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -185,6 +185,12 @@ class ReliabilityFaultIT {
     void anAppReCreatedBySqlWithoutItsModeIsNotClaimedByAKeyedServer() throws Exception {
         scenario("App re-created by SQL, mode record deleted",
                 result -> EdgeScenario.appReCreatedBySqlWithoutItsMode(context, result));
+    }
+
+    @Test
+    @Order(19)
+    void twoProcessesOfOneIdentityNeverShareAWorkerId() throws Exception {
+        scenario("Two processes, one identity", result -> IdentityScenario.run(context, result));
     }
 
     /** The server with an admin token, shared by the bad-input scenario and the security review. */
