@@ -139,8 +139,13 @@ final class BadServerScenario implements AutoCloseable {
             lastAnswer.put(key, whole);
             out.write(whole);
         };
+        // What a client was not given it cannot know of: each client meets replays of its own answers only.
+        Runnable forget = () -> {
+            lastAnswer.clear();
+            turns.clear();
+        };
         run(result, replaying, "a proxy passing every other request on to the good server and answering the "
-                + "rest with the answer it passed before (per path)");
+                + "rest with the answer it passed before to the same client (per path)", forget);
     }
 
     private static String query(SocketHttpServer.Request request) {
@@ -164,6 +169,12 @@ final class BadServerScenario implements AutoCloseable {
     }
 
     private void run(ScenarioResult result, Responder answers, String fault) throws Exception {
+        run(result, answers, fault, () -> { });
+    }
+
+    /** @param betweenClients run before each client: what the bad server forgets of the one before */
+    private void run(ScenarioResult result, Responder answers, String fault, Runnable betweenClients)
+            throws Exception {
         ServerProcess server = good();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         LongList segment = new LongList();
@@ -173,6 +184,7 @@ final class BadServerScenario implements AutoCloseable {
         long started = System.nanoTime();
         try (SocketHttpServer bad = SocketHttpServer.start(answers)) {
             for (int c = 0; c < CLIENTS; c++) {
+                betweenClients.run();
                 try (LeafClient leaf = LeafClient.builder().servers(bad.url(), "http://127.0.0.1:" + server.port())
                         .requestTimeout(REQUEST_TIMEOUT).maxWait(Duration.ofSeconds(10)).meterRegistry(registry)
                         .build()) {
