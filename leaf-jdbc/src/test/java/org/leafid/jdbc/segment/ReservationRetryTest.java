@@ -140,6 +140,35 @@ class ReservationRetryTest {
         }
     }
 
+    /**
+     * Servers started together on a database that holds Meituan Leaf's {@code leaf_alloc} only: the
+     * first reservations create {@code leaf_high_water} while others' transactions run ("table
+     * definition has changed" on MariaDB), and none of them may fail or overlap.
+     */
+    @Test
+    void storesStartingTogetherOnADatabaseWithoutTheMarkTableAllReserveWithoutOverlap() throws Exception {
+        TestDatabase database = TestDatabase.get().derived("marks_together");
+        try {
+            database.update("DROP TABLE leaf_high_water");
+            String tag = database.newTag("together", 0, 10);
+            List<Future<List<AllocRow>>> runs = new ArrayList<>();
+            for (int store = 0; store < 6; store++) {
+                runs.add(threads.submit(reservations(
+                        new LeafAllocRepository(LeafSqlSessions.create(pool(database, null))), tag, 40)));
+            }
+            List<AllocRow> blocks = new ArrayList<>();
+            for (Future<List<AllocRow>> run : runs) {
+                blocks.addAll(run.get(120, TimeUnit.SECONDS));
+            }
+            assertThat(blocks).hasSize(240);
+            assertDisjoint(blocks, 10);
+        } finally {
+            pools.forEach(DruidDataSource::close);
+            pools.clear();
+            database.drop();
+        }
+    }
+
     @Test
     void anAnswerThatIsNotTryAgainIsNotRetried() {
         List<Long> pauses = new ArrayList<>();
