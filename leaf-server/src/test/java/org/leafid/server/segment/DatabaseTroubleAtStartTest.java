@@ -40,9 +40,13 @@ import org.springframework.context.ConfigurableApplicationContext;
 class DatabaseTroubleAtStartTest {
 
     private static final TestDatabase DATABASE = TestDatabase.get();
-    /** The password in the url is shown as {@code ***} wherever the url is. */
+    /** The password in the url is shown as {@code ***} wherever the url is: to the admin, and in the log. */
     private static final String REFUSED = "leaf_alloc cannot be read: jdbc:mysql://127.0.0.1:%d/leaf?password=*** "
             + "refused the connection (Connection refused)";
+    /** What an anonymous caller reads of the same: the store and the cause, not where it is. */
+    private static final String REFUSED_ANONYMOUS = "leaf_alloc cannot be read: (the database of leaf.jdbc.url) "
+            + "refused the connection (Connection refused)";
+    private static final String TOKEN = "trouble-admin-token-0123456789";
 
     /** The passwords of the url with every form Connector/J accepts (below). */
     private static final String[] SECRETS = {"FormAddress", "FormKeyValue", "FormUserInfo", "FormMfa"};
@@ -63,16 +67,20 @@ class DatabaseTroubleAtStartTest {
             assertThat(http.get("/api/snowflake/get/k").statusCode()).isEqualTo(200);
             HttpResponse<String> readiness = http.get("/actuator/health/readiness");
             assertThat(readiness.statusCode()).isEqualTo(503);
-            assertThat(readiness.body()).contains(cause,
-                    "segment IDs are refused with 503 until it answers").doesNotContain("secret");
+            assertThat(readiness.body()).contains(REFUSED_ANONYMOUS,
+                    "segment IDs are refused with 503 until it answers").doesNotContain("secret", "127.0.0.1");
+            assertThat(admin(http, "/actuator/health/readiness").body()).contains(cause).doesNotContain("secret");
             HttpResponse<String> id = http.get("/api/segment/get/x");
             assertThat(id.statusCode()).isEqualTo(503);
-            assertThat(id.body()).contains("urn:leaf:problem:store-unavailable", "Tag 'x': " + cause,
-                    "check leaf.jdbc.url");
+            assertThat(id.body()).contains("urn:leaf:problem:store-unavailable", "Tag 'x': " + REFUSED_ANONYMOUS,
+                    "check leaf.jdbc.url").doesNotContain("127.0.0.1");
+            assertThat(admin(http, "/api/segment/get/x").body()).contains("Tag 'x': " + cause);
             HttpResponse<String> cache = http.get("/api/segment/cache");
             assertThat(cache.statusCode()).isEqualTo(503);
-            assertThat(cache.body()).contains(cause);
-            assertThat(http.get("/").body()).contains(cause, "id=\"data-source\">jdbc:mysql://127.0.0.1:" + deadPort
+            assertThat(cache.body()).contains(REFUSED_ANONYMOUS);
+            assertThat(http.get("/").body()).contains(REFUSED_ANONYMOUS,
+                    "id=\"data-source\">(the database of leaf.jdbc.url)<").doesNotContain("secret", "127.0.0.1");
+            assertThat(admin(http, "/").body()).contains(cause, "id=\"data-source\">jdbc:mysql://127.0.0.1:" + deadPort
                     + "/leaf?password=***<").doesNotContain("secret");
 
             // Four refresh intervals: the tag list is retried every second, the log speaks once per interval.
@@ -116,14 +124,20 @@ class DatabaseTroubleAtStartTest {
             Http http = http(server);
             HttpResponse<String> readiness = http.get("/actuator/health/readiness");
             assertThat(readiness.statusCode()).isEqualTo(503);
-            assertThat(readiness.body())
+            assertThat(readiness.body()).contains("leaf_alloc cannot be read: (the database of leaf.jdbc.url)");
+            HttpResponse<String> adminReadiness = admin(http, "/actuator/health/readiness");
+            assertThat(adminReadiness.body())
                     .contains("leaf_alloc cannot be read: jdbc:mysql://(host=127.0.0.1,password=***");
             HttpResponse<String> id = http.get("/api/segment/get/x");
             assertThat(id.statusCode()).isEqualTo(503);
-            assertThat(id.body()).contains("urn:leaf:problem:store-unavailable", "u2:***@127.0.0.1");
+            assertThat(id.body()).contains("urn:leaf:problem:store-unavailable");
+            HttpResponse<String> adminId = admin(http, "/api/segment/get/x");
+            assertThat(adminId.body()).contains("urn:leaf:problem:store-unavailable", "u2:***@127.0.0.1");
             String page = http.get("/").body();
-            assertThat(page).contains("password1=***&amp;password2=***&amp;password3=***");
-            for (String body : List.of(readiness.body(), id.body(), http.get("/api/segment/cache").body(), page)) {
+            String adminPage = admin(http, "/").body();
+            assertThat(adminPage).contains("password1=***&amp;password2=***&amp;password3=***");
+            for (String body : List.of(readiness.body(), id.body(), http.get("/api/segment/cache").body(), page,
+                    adminReadiness.body(), adminId.body(), admin(http, "/api/segment/cache").body(), adminPage)) {
                 assertThat(body).doesNotContain(SECRETS);
             }
         }
@@ -139,7 +153,7 @@ class DatabaseTroubleAtStartTest {
                     "--leaf.jdbc.username=" + DATABASE.user(), "--leaf.jdbc.password=" + DATABASE.password(),
                     "--leaf.segment.refresh-interval=1s")) {
                 Http http = http(server);
-                HttpResponse<String> down = http.get("/actuator/health/readiness");
+                HttpResponse<String> down = admin(http, "/actuator/health/readiness");
                 assertThat(down.statusCode()).isEqualTo(503);
                 assertThat(down.body()).contains("leaf_alloc cannot be read: jdbc:mysql://127.0.0.1:" + proxy.port());
 
@@ -180,12 +194,17 @@ class DatabaseTroubleAtStartTest {
                     response -> response.body().contains("urn:leaf:problem:store-unavailable"));
             assertThat(refused.statusCode()).isEqualTo(503);
             String cause = "no block could be reserved in leaf_alloc: jdbc:mysql://127.0.0.1:" + proxy.port();
-            assertThat(refused.body()).contains("Tag '" + tag + "': " + cause);
+            String anonymous = "no block could be reserved in leaf_alloc: (the database of leaf.jdbc.url)";
+            assertThat(refused.body()).contains("Tag '" + tag + "': " + anonymous).doesNotContain(cause);
+            assertThat(admin(http, "/api/segment/get/" + tag).body()).contains("Tag '" + tag + "': " + cause);
             // Retried every second while starved, logged once per refresh interval (30 s): one line, not one per try.
             await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
-            assertThat(http.get("/").body()).contains("last load failed: " + cause, "<span class=\"muted\">at 20");
-            assertThat(http.get("/api/segment/cache").body()).contains("\"lastFailedLoad\":\"20",
+            assertThat(admin(http, "/").body()).contains("last load failed: " + cause, "<span class=\"muted\">at 20");
+            assertThat(http.get("/").body()).contains("last load failed: " + anonymous);
+            assertThat(admin(http, "/api/segment/cache").body()).contains("\"lastFailedLoad\":\"20",
                     "\"lastLoadFailure\":\"Tag '" + tag + "': " + cause);
+            assertThat(http.get("/api/segment/cache").body()).contains("\"lastLoadFailure\":\"Tag '" + tag + "': "
+                    + anonymous);
             String log = output.toString().substring(logStart);
             assertThat(log.lines().filter(line -> line.contains("SegmentTagRefresher") && line.contains(cause)))
                     .hasSize(1);
@@ -277,9 +296,14 @@ class DatabaseTroubleAtStartTest {
 
     private ConfigurableApplicationContext start(String... extraArguments) {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--leaf.snowflake.port=18097",
-                "--leaf.data-dir=" + dataDir, "--leaf.jdbc.connect-timeout=1s"));
+                "--leaf.data-dir=" + dataDir, "--leaf.jdbc.connect-timeout=1s", "--leaf.admin.token=" + TOKEN));
         arguments.addAll(List.of(extraArguments));
         return new SpringApplicationBuilder(LeafServerApplication.class).run(arguments.toArray(String[]::new));
+    }
+
+    /** A GET with the admin token, which shows where a failure is. */
+    private static HttpResponse<String> admin(Http http, String path) {
+        return http.send("GET", path, "Authorization", "Bearer " + TOKEN);
     }
 
     private static Http http(ConfigurableApplicationContext server) {
