@@ -196,7 +196,11 @@ class DatabaseTroubleAtStartTest {
             String cause = "no block could be reserved in leaf_alloc: jdbc:mysql://127.0.0.1:" + proxy.port();
             String anonymous = "no block could be reserved in leaf_alloc: (the database of leaf.jdbc.url)";
             assertThat(refused.body()).contains("Tag '" + tag + "': " + anonymous).doesNotContain(cause);
-            assertThat(admin(http, "/api/segment/get/" + tag).body()).contains("Tag '" + tag + "': " + cause);
+            // The admin reads where: the same refusal with the url (after a load that outlasts the wait, as above).
+            HttpResponse<String> refusedToAdmin = await().atMost(Duration.ofSeconds(25)).until(
+                    () -> admin(http, "/api/segment/get/" + tag),
+                    response -> response.body().contains("urn:leaf:problem:store-unavailable"));
+            assertThat(refusedToAdmin.body()).contains("Tag '" + tag + "': " + cause);
             // Retried every second while starved, logged once per refresh interval (30 s): one line, not one per try.
             await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
             assertThat(admin(http, "/").body()).contains("last load failed: " + cause, "<span class=\"muted\">at 20");
