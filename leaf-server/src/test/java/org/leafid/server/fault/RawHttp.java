@@ -51,6 +51,12 @@ public final class RawHttp {
     }
 
     public static Response send(int port, String method, String target, List<String> headers, String body) {
+        return sendFrom(null, port, method, target, headers, body);
+    }
+
+    /** As {@link #send}, from {@code source} (a loopback address of its own, e.g. 127.0.0.3), or any when null. */
+    public static Response sendFrom(String source, int port, String method, String target, List<String> headers,
+            String body) {
         StringBuilder head = new StringBuilder()
                 .append(method).append(' ').append(target).append(" HTTP/1.1\r\n")
                 .append("Host: 127.0.0.1:").append(port).append("\r\n")
@@ -62,6 +68,9 @@ public final class RawHttp {
         }
         head.append("\r\n");
         try (Socket socket = new Socket()) {
+            if (source != null) {
+                socket.bind(new InetSocketAddress(source, 0));
+            }
             socket.connect(new InetSocketAddress("127.0.0.1", port), TIMEOUT_MILLIS);
             socket.setSoTimeout(TIMEOUT_MILLIS);
             String writeFailure = null;

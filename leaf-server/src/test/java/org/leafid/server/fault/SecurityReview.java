@@ -78,15 +78,35 @@ final class SecurityReview {
                 + log.lines().count() + " lines) contains neither the token nor a near miss of it, and does log the "
                 + "refusals");
 
+        // From an address of its own (127.0.0.3): the 20 wrong tokens an address may send within a minute are
+        // this loop's, and 127.0.0.1 keeps the admin API for the rest of the suite.
+        String guesser = "127.0.0.3";
         long warnedBefore = withToken.logText().lines().filter(line -> line.contains("wrong token")).count();
         for (int i = 0; i < 20; i++) {
-            assertThat(RawHttp.send(withToken.port(), "POST", "/api/admin/refresh",
+            assertThat(RawHttp.sendFrom(guesser, withToken.port(), "POST", "/api/admin/refresh",
                     List.of("Authorization: Bearer wrong-" + i), "").status()).isEqualTo(403);
         }
         long warned = withToken.logText().lines().filter(line -> line.contains("wrong token")).count() - warnedBefore;
         assertThat(warned).as("log lines for 20 wrong tokens at once").isLessThanOrEqualTo(1);
         checks.add("20 more wrong tokens at once added " + warned + " log line(s): wrong-token warnings are "
                 + "throttled (one per 10 s, with the count left out), so anyone cannot fill the log");
+        int limited = 0;
+        for (int i = 0; i < 2_000; i++) {
+            RawHttp.Response guess = RawHttp.sendFrom(guesser, withToken.port(), "POST", "/api/admin/refresh",
+                    List.of("Authorization: Bearer guess-" + i), "");
+            assertThat(guess.status()).as("guess %d after 20 wrong tokens", i).isEqualTo(429);
+            limited++;
+        }
+        RawHttp.Response rightFromGuesser = RawHttp.sendFrom(guesser, withToken.port(), "POST", "/api/admin/refresh",
+                List.of("Authorization: Bearer " + token), "");
+        assertThat(rightFromGuesser.status()).as("the right token from the limited address").isEqualTo(429);
+        assertThat(rightFromGuesser.problemType()).isEqualTo("urn:leaf:problem:too-many-wrong-tokens");
+        assertThat(rightFromGuesser.headers()).containsKey("retry-after");
+        assertThat(RawHttp.send(withToken.port(), "POST", "/api/admin/refresh",
+                List.of("Authorization: Bearer " + token), "").status()).as("the right token from 127.0.0.1")
+                .isEqualTo(200);
+        checks.add("then " + limited + " more guesses from that address were answered 429 `too-many-wrong-tokens` "
+                + "(with Retry-After), the right token included, while the right token from another address got 200");
 
         List<Path> mappers = mapperSources();
         List<String> interpolating = mappers.stream().filter(file -> read(file).contains("${"))
