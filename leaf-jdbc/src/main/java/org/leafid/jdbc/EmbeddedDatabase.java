@@ -7,16 +7,23 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
 import org.apache.ibatis.jdbc.ScriptRunner;
 
 /** Where the embedded H2 database lives when no {@code leaf.jdbc.url} is set, and its schema. */
 public final class EmbeddedDatabase {
 
+    /** The sample shard app, beside the sample tag that {@code sql/leaf_alloc.sql} inserts. */
+    private static final String SAMPLES = "/db/h2-samples.sql";
+
     /**
-     * {@code leaf_alloc}, {@code id_alloc} and {@code leaf_shard_*} as {@code sql/} has them, in H2's
-     * MySQL mode, with the sample tag and the sample shard app.
+     * The tables of the embedded database: the scripts of {@code sql/} as an operator runs them on
+     * MySQL (H2's MySQL mode reads them). {@code id_alloc.sql} is the Redis-queue services' DDL,
+     * without {@code IF NOT EXISTS}, so it runs only where the table is missing.
      */
-    private static final String SCHEMA = "/db/h2-schema.sql";
+    private static final List<String> SCRIPTS = List.of("leaf_alloc.sql", "leaf_shard.sql", "leaf_high_water.sql");
 
     private EmbeddedDatabase() {}
 
@@ -49,10 +56,16 @@ public final class EmbeddedDatabase {
      * Creates the tables, the sample tag and the sample shard app where they are missing; existing
      * tables and rows are kept, so it runs on every start.
      */
-    public static void createSchema(Connection connection) throws IOException {
-        try (InputStream in = EmbeddedDatabase.class.getResourceAsStream(SCHEMA)) {
+    public static void createSchema(Connection connection) throws IOException, SQLException {
+        for (String script : SCRIPTS) {
+            TableScripts.run(connection, SqlDialect.MYSQL, script);
+        }
+        if (!hasTable(connection, "id_alloc")) {
+            TableScripts.run(connection, SqlDialect.MYSQL, "id_alloc.sql");
+        }
+        try (InputStream in = EmbeddedDatabase.class.getResourceAsStream(SAMPLES)) {
             if (in == null) {
-                throw new IOException(SCHEMA + " is missing from the classpath");
+                throw new IOException(SAMPLES + " is missing from the classpath");
             }
             ScriptRunner runner = new ScriptRunner(connection);
             runner.setLogWriter(null);
@@ -61,6 +74,13 @@ public final class EmbeddedDatabase {
             try (Reader script = new InputStreamReader(in, StandardCharsets.UTF_8)) {
                 runner.runScript(script);
             }
+        }
+    }
+
+    private static boolean hasTable(Connection connection, String table) throws SQLException {
+        try (ResultSet tables = connection.getMetaData().getTables(connection.getCatalog(), null, table,
+                new String[] {"TABLE"})) {
+            return tables.next();
         }
     }
 }

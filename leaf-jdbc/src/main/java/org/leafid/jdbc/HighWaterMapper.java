@@ -47,12 +47,4 @@ public interface HighWaterMapper {
     @Insert("INSERT INTO leaf_high_water(name, high) VALUES (#{name}, #{high})")
     int insert(@Param("name") String name, @Param("high") long high);
 
-    /** The table of {@code sql/leaf_high_water.sql}, in the words every supported database accepts. */
-    @Update("""
-            CREATE TABLE IF NOT EXISTS leaf_high_water (
-              name varchar(160) NOT NULL,
-              high bigint       NOT NULL,
-              PRIMARY KEY (name)
-            )""")
-    void createTable();
 }

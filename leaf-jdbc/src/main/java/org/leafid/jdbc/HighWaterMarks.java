@@ -124,9 +124,7 @@ public final class HighWaterMarks {
         if (seen) {
             return false;
         }
-        try (SqlSession session = sessions.openSession(true)) {
-            session.getMapper(HighWaterMapper.class).createTable();
-        }
+        TableScripts.run(sessions, "leaf_high_water.sql");
         seen = true;
         log.warn("Created table leaf_high_water, empty: it was missing at this server's first reservation (a "
                 + "database that held Meituan Leaf's tables only). It keeps the highest max_id reserved per tag and "

@@ -39,6 +39,11 @@ public enum SqlDialect {
         return databaseId;
     }
 
+    /** The dialect whose {@link #databaseId()} is {@code databaseId}; MySQL's when none was set. */
+    public static SqlDialect ofDatabaseId(String databaseId) {
+        return POSTGRESQL.databaseId.equals(databaseId) ? POSTGRESQL : MYSQL;
+    }
+
     /** The dialect of a JDBC url; empty for a database Leaf does not support. */
     public static Optional<SqlDialect> ofUrl(String url) {
         if (url == null) {

@@ -50,6 +50,8 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
     private final long maxSequence;
     private final int startOffsetBound;
     private final LongAdder clockBackwardsEvents = new LongAdder();
+    /** IDs handed out, counted where they are made, so an application embedding Leaf reads the same as the server. */
+    private final LongAdder issued = new LongAdder();
 
     /** {@code elapsedUnits << sequenceBits | sequence} of the last ID issued. */
     private final AtomicLong last = new AtomicLong();
@@ -93,6 +95,7 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
             long first = claim(1);
             WorkerLease lease = holder.lease();
             if (claimedWithin(first, lease)) {
+                issued.increment();
                 return layout.compose(first >>> sequenceBits, lease.workerId(), first & maxSequence);
             }
         }
@@ -136,6 +139,7 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
                 ids[filled++] = layout.compose(elapsed, workerId, sequence + i);
             }
         }
+        issued.add(count);
         return ids;
     }
 
@@ -238,6 +242,11 @@ public final class SnowflakeGenerator implements IdGenerator, AutoCloseable {
     }
 
     /** How often the clock was found behind the last issued ID (waited out or refused). */
+    /** How many IDs this generator has handed out, since start. */
+    public long issuedCount() {
+        return issued.sum();
+    }
+
     public long clockBackwardsEvents() {
         return clockBackwardsEvents.sum();
     }

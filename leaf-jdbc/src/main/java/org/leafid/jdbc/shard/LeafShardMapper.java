@@ -6,7 +6,6 @@ import org.apache.ibatis.annotations.ConstructorArgs;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
-import org.apache.ibatis.annotations.Update;
 
 /** SQL on Leaf's own shard tables ({@code sql/leaf_shard.sql}); every value is a bound parameter. */
 public interface LeafShardMapper {
@@ -22,15 +21,6 @@ public interface LeafShardMapper {
     })
     List<RecordedMode> all();
 
-    /** The table of {@code sql/leaf_shard.sql}, in the words every supported database accepts. */
-    @Update("""
-            CREATE TABLE IF NOT EXISTS leaf_shard_key (
-              app_id      int          NOT NULL,
-              fingerprint varchar(128) NOT NULL,
-              created_at  timestamp    NOT NULL DEFAULT CURRENT_TIMESTAMP,
-              PRIMARY KEY (app_id)
-            )""")
-    void createKeyTable();
 
     /** A row of {@code leaf_shard_key}: the app's mode, {@code plain} or an opaque key's fingerprint. */
     record RecordedMode(int appId, String fingerprint) {}

@@ -10,6 +10,7 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.TableScripts;
 import org.leafid.jdbc.shard.LeafShardMapper.RecordedMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -162,12 +163,13 @@ public final class ShardKeyFingerprints {
                 throw failure(e, action);
             }
         }
-        try (SqlSession session = sessions.openSession(true)) {
-            session.getMapper(LeafShardMapper.class).createKeyTable();
+        try {
+            TableScripts.run(sessions, "leaf_shard.sql");
         } catch (PersistenceException e) {
             throw failure(e, "create the table leaf_shard_key (it is missing)");
         }
-        log.info("Created table leaf_shard_key (each shard-mode app's mode, plain or opaque; see {})", TABLE_SCRIPT);
+        log.info("Created the tables of {} that were missing (leaf_shard_key keeps each shard-mode app's mode, plain "
+                + "or opaque)", TABLE_SCRIPT);
         try {
             return read.get();
         } catch (PersistenceException e) {

@@ -1,9 +1,6 @@
 package org.leafid.jdbc.testing;
 
 import com.alibaba.druid.pool.DruidDataSource;
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,10 +14,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.ibatis.jdbc.ScriptRunner;
 import org.junit.jupiter.api.Assumptions;
 import org.leafid.core.testing.TcpProxy;
 import org.leafid.jdbc.SqlDialect;
+import org.leafid.jdbc.TableScripts;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.mysql.MySQLContainer;
 
@@ -134,29 +131,21 @@ public final class TestDatabase {
     }
 
     /**
-     * Runs {@code sql/leaf_alloc.sql}, {@code sql/leaf_workerid_alloc.sql} and {@code sql/leaf_shard.sql}
-     * (all idempotent), and {@code sql/id_alloc.sql} when {@code id_alloc} is missing: that script is
-     * the Redis-queue services' DDL exactly, without {@code IF NOT EXISTS}; likewise
-     * {@code sql/worker_node.sql} (uid-generator's) when {@code WORKER_NODE} is missing.
+     * Runs the scripts of {@code sql/} (or {@code sql/postgresql/}) as leaf-jdbc's jar carries them
+     * ({@link TableScripts}): those of Leaf's tables, all idempotent, and {@code id_alloc.sql} when
+     * {@code id_alloc} is missing: that script is the Redis-queue services' DDL exactly, without
+     * {@code IF NOT EXISTS}; likewise {@code worker_node.sql} (uid-generator's) when {@code WORKER_NODE}
+     * is missing. (PostgreSQL's versions of those two are idempotent.)
      */
     public void createTables() {
-        if (dialect == SqlDialect.POSTGRESQL) {
-            // Every script of sql/postgresql/ is idempotent, id_alloc's and WORKER_NODE's included.
-            for (String table : List.of("leaf_alloc", "leaf_workerid_alloc", "leaf_shard", "leaf_high_water",
-                    "id_alloc", "worker_node")) {
-                runWhole(repoFile("sql/postgresql/" + table + ".sql"));
-            }
-            return;
+        for (String table : List.of("leaf_alloc", "leaf_workerid_alloc", "leaf_shard", "leaf_high_water")) {
+            runScript(table + ".sql");
         }
-        runScript(repoFile("sql/leaf_alloc.sql"));
-        runScript(repoFile("sql/leaf_workerid_alloc.sql"));
-        runScript(repoFile("sql/leaf_shard.sql"));
-        runScript(repoFile("sql/leaf_high_water.sql"));
-        if (!hasTable("id_alloc")) {
-            runScript(repoFile("sql/id_alloc.sql"));
+        if (dialect == SqlDialect.POSTGRESQL || !hasTable("id_alloc")) {
+            runScript("id_alloc.sql");
         }
-        if (!hasTable("WORKER_NODE")) {
-            runScript(repoFile("sql/worker_node.sql"));
+        if (dialect == SqlDialect.POSTGRESQL || !hasTable("WORKER_NODE")) {
+            runScript("worker_node.sql");
         }
     }
 
@@ -321,27 +310,11 @@ public final class TestDatabase {
         throw new IllegalStateException(relative + " not found above " + here);
     }
 
-    private void runScript(Path script) {
-        try (Connection connection = connect(); Reader reader = Files.newBufferedReader(script, StandardCharsets.UTF_8)) {
-            ScriptRunner runner = new ScriptRunner(connection);
-            runner.setLogWriter(null);
-            runner.setStopOnError(true);
-            runner.setAutoCommit(true);
-            runner.runScript(reader);
-        } catch (SQLException | IOException e) {
-            throw new IllegalStateException("could not run " + script + " on " + url, e);
-        }
-    }
-
-    /**
-     * A PostgreSQL script as one simple query: the driver sends it whole, and the server splits it,
-     * dollar-quoted function bodies included (which MyBatis's ScriptRunner would cut at their ';').
-     */
-    private void runWhole(Path script) {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.execute(Files.readString(script, StandardCharsets.UTF_8));
-        } catch (SQLException | IOException e) {
-            throw new IllegalStateException("could not run " + script + " on " + url, e);
+    private void runScript(String file) {
+        try (Connection connection = connect()) {
+            TableScripts.run(connection, dialect, file);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not run " + file + " on " + url, e);
         }
     }
 

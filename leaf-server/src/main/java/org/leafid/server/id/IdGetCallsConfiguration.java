@@ -1,12 +1,10 @@
 package org.leafid.server.id;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
-import org.leafid.autoconfigure.snowflake.SnowflakeMeters;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.shard.ShardIdGenerator;
 import org.leafid.core.snowflake.SnowflakeGenerator;
@@ -45,22 +43,16 @@ class IdGetCallsConfiguration {
     /** The key is validated but, as in Leaf, does not change the ID. */
     @Bean
     @ConditionalOnLeafSwitch("leaf.snowflake.enable")
-    IdGetCall<String> snowflakeGetCall(SnowflakeGenerator generator, LeafProperties leaf, IdRequestTimers timers,
-            SnowflakeMeters meters) {
-        Counter issued = meters.issued();
+    IdGetCall<String> snowflakeGetCall(SnowflakeGenerator generator, LeafProperties leaf, IdRequestTimers timers) {
         IdGetCall.Issuer<String> issuer = new KeyIssuer("key") {
             @Override
             public long nextId(String key) {
-                long id = generator.nextId();
-                issued.increment();
-                return id;
+                return generator.nextId();
             }
 
             @Override
             public long[] nextIds(String key, int count) {
-                long[] ids = generator.nextIds(count);
-                issued.increment(ids.length);
-                return ids;
+                return generator.nextIds(count);
             }
         };
         return new IdGetCall<>("snowflake", "key", issuer, leaf.maxBatch(), timers.snowflake());

@@ -1,6 +1,5 @@
 package org.leafid.autoconfigure.snowflake;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,12 +17,11 @@ import org.leafid.core.worker.WorkerIdHolder;
  */
 public final class SnowflakeMeters {
 
-    private final Counter issued;
-
     public SnowflakeMeters(MeterRegistry registry, SnowflakeGenerator generator, WorkerIdHolder holder,
             InstantSource clock) {
-        this.issued = Counter.builder("leaf.ids.issued").description("IDs handed out")
-                .tags("mode", "snowflake", "key", "all").register(registry);
+        // Counted by the generator, as segment and shard count theirs: every caller of it counts.
+        FunctionCounter.builder("leaf.ids.issued", generator, SnowflakeGenerator::issuedCount)
+                .description("IDs handed out").tags("mode", "snowflake", "key", "all").register(registry);
         FunctionCounter.builder("leaf.snowflake.clock.backward", generator, SnowflakeGenerator::clockBackwardsEvents)
                 .description("Times the clock was found behind the last ID issued (waited out or refused)")
                 .register(registry);
@@ -34,11 +32,6 @@ public final class SnowflakeMeters {
         Gauge.builder("leaf.snowflake.borrowed", generator, g -> g.borrowedMillis() / 1000.0)
                 .description("How far the time of the last ID issued is ahead of the clock (borrow-ahead)")
                 .baseUnit("seconds").register(registry);
-    }
-
-    /** Pre-bound: the controller increments it without a look-up. */
-    public Counter issued() {
-        return issued;
     }
 
     private static double workerId(WorkerIdHolder holder) {
