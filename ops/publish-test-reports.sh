@@ -4,7 +4,7 @@
 #   RELIABILITY.md     -> RELIABILITY.md       (the fault suite, after a run of all its scenarios)
 #   status-page.png    -> docs/status-page.png (StatusPageBrowserTest, the screenshot of docs/operations.md)
 # Tests never write into the source tree themselves, so a test run leaves the work tree clean.
-# Run the tests first, e.g. `./mvnw -B verify`; then this script; then review and commit.
+# Run the tests first, e.g. `./mvnw -B verify -Pfault-suite` (the full fault suite writes RELIABILITY.md); then this script; then review and commit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +26,7 @@ publish RELIABILITY.md RELIABILITY.md "a full run of the fault suite, Reliabilit
 publish status-page.png docs/status-page.png "StatusPageBrowserTest"
 
 if [ "$copied" -eq 0 ]; then
-    echo "nothing to publish: run the tests first (./mvnw -B verify)" >&2
+    echo "nothing to publish: run the tests first (./mvnw -B verify -Pfault-suite)" >&2
     exit 1
 fi
 git status --short -- RELIABILITY.md docs/status-page.png

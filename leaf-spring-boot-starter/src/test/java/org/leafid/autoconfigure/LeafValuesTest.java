@@ -9,6 +9,7 @@ import org.leafid.autoconfigure.client.LeafClientProperties;
 import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.segment.SegmentProperties;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
+import org.leafid.autoconfigure.snowflake.local.LocalSettings;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
@@ -31,7 +32,7 @@ class LeafValuesTest {
         refused("leaf.snowflake.port", "65536", "leaf.snowflake", SnowflakeProperties.class);
         refused("leaf.snowflake.twepoch", "-1", "leaf.snowflake", SnowflakeProperties.class);
         refused("leaf.snowflake.layout.worker-bits", "0", "leaf.snowflake", SnowflakeProperties.class);
-        refused("leaf.snowflake.local.worker-id", "-1", "leaf.snowflake", SnowflakeProperties.class);
+        refused("leaf.snowflake.local.worker-id", "-1", "leaf.snowflake.local", LocalSettings.class);
     }
 
     @Test

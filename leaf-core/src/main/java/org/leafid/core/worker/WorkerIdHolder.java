@@ -1,8 +1,9 @@
 package org.leafid.core.worker;
 
 /**
- * Holds a worker id for this instance and keeps its time reservation ahead of the clock.
- * Implemented per mechanism (local configuration, ZooKeeper, MySQL).
+ * Holds a worker id for this instance and keeps its time reservation ahead of the clock. One
+ * implementation serves every worker-id mode ({@link ReservingWorkerIdHolder}); what differs per mode
+ * is the {@link WorkerIdRegistry} under it.
  */
 public interface WorkerIdHolder extends AutoCloseable {
 

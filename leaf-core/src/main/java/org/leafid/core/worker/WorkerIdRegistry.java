@@ -1,9 +1,11 @@
 package org.leafid.core.worker;
 
-
 /**
- * The mechanism-specific half of a worker-id holder: finds this instance's worker id (from
- * configuration, a ZooKeeper node or a database row) and the reservation recorded for it.
+ * The mode-specific half of a worker-id holder: finds this instance's worker id and the reservation
+ * recorded for it. One per worker-id mode, each in a package named after it:
+ * {@code local} and {@code kubernetes} here (configuration, a pod's StatefulSet ordinal), {@code mysql}
+ * and {@code disposable} in leaf-jdbc (a database row), {@code zk_normal} and {@code zk_recycle} in
+ * leaf-zookeeper (a ZooKeeper node), {@code redis} in leaf-redis (a lease in Redis).
  */
 @FunctionalInterface
 public interface WorkerIdRegistry {
@@ -21,6 +23,15 @@ public interface WorkerIdRegistry {
      *     the message says what an operator should do
      */
     Registration register();
+
+    /**
+     * Whether an id this registry hands out is never handed to another process, ever (uid-generator's
+     * disposable ids): then no later holder can meet this one's IDs, and the generator may borrow
+     * time beyond the recorded reservation.
+     */
+    default boolean givesEachIdOnce() {
+        return false;
+    }
 
     /**
      * An acquired worker id.

@@ -1,8 +1,9 @@
 /**
  * The worker id of snowflake mode and its time reservation, every mode's. The one holder is
  * {@link org.leafid.core.worker.ReservingWorkerIdHolder}: it takes the id from a
- * {@link org.leafid.core.worker.WorkerIdRegistry} (the mechanism: configuration here, a ZooKeeper node in
- * leaf-zookeeper, a database row in leaf-jdbc), hands the generator a
+ * {@link org.leafid.core.worker.WorkerIdRegistry} (the mode: configuration or a pod's ordinal here, in
+ * {@code local} and {@code kubernetes}; a ZooKeeper node in leaf-zookeeper; a database row in leaf-jdbc;
+ * a lease in leaf-redis), hands the generator a
  * {@link org.leafid.core.worker.WorkerLease} and keeps recording a reserved-until time ahead of the clock
  * through a {@link org.leafid.core.worker.ReservationSink}, so that a restart, even with the clock stepped
  * back, never reissues a timestamp. When it cannot, IDs stop with
@@ -24,12 +25,12 @@
  * logged once ({@link org.leafid.core.worker.WriteBehindSink}, with the registry's side behind
  * {@link org.leafid.core.worker.RegistryWriter}).
  *
- * <p>In {@code local} mode ({@link org.leafid.core.worker.LocalWorkerIdRegistry}) the worker id comes
+ * <p>In {@code local} mode ({@link org.leafid.core.worker.local.LocalWorkerIdRegistry}) the worker id comes
  * from configuration (Leaf's {@code workIdMap} by {@code ip:port}, else
- * {@code leaf.snowflake.local.worker-id}; see {@link org.leafid.core.worker.LocalWorkerIds}) and the
+ * {@code leaf.snowflake.local.worker-id}; see {@link org.leafid.core.worker.local.LocalWorkerIds}) and the
  * reservation is kept in the instance's {@code workId.json}. No registry is shared between instances,
- * so keeping their ids distinct is the operator's job. The {@code kubernetes} mode uses the same registry
- * with the one id the starter reads from the pod's StatefulSet ordinal
- * ({@link org.leafid.core.worker.LocalWorkerIds#fixed}); there Kubernetes keeps the ids distinct.
+ * so keeping their ids distinct is the operator's job. The {@code kubernetes} mode
+ * ({@link org.leafid.core.worker.kubernetes.KubernetesWorkerIdRegistry}) holds the one id the starter
+ * reads from the pod's StatefulSet ordinal the same way; there Kubernetes keeps the ids distinct.
  */
 package org.leafid.core.worker;

@@ -13,8 +13,8 @@ import org.leafid.jdbc.segment.LeafAllocOneTripMapper;
 import org.leafid.jdbc.shard.IdAllocMapper;
 import org.leafid.jdbc.shard.IdAllocOneTripMapper;
 import org.leafid.jdbc.shard.LeafShardMapper;
-import org.leafid.jdbc.worker.WorkerIdAllocMapper;
-import org.leafid.jdbc.worker.WorkerNodeMapper;
+import org.leafid.jdbc.worker.disposable.WorkerNodeMapper;
+import org.leafid.jdbc.worker.mysql.WorkerIdAllocMapper;
 
 /**
  * The one MyBatis {@link SqlSessionFactory} of Leaf's tables: every mapper

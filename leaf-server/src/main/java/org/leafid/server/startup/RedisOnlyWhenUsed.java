@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.leafid.autoconfigure.LeafSwitchCondition;
-import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.leafid.autoconfigure.mode.WorkerIdModeCondition;
 import org.leafid.autoconfigure.shard.ShardBufferCondition;
 import org.leafid.autoconfigure.shard.ShardProperties;
@@ -83,7 +82,7 @@ public final class RedisOnlyWhenUsed implements EnvironmentPostProcessor, Ordere
     private static boolean redisWorkerIds(ConfigurableEnvironment environment) {
         try {
             return LeafSwitchCondition.isOn(environment, "leaf.snowflake.enable")
-                    && WorkerIdModeCondition.choice(environment).mode() == WorkerIdMode.REDIS;
+                    && WorkerIdModeCondition.choice(environment).mode().module().equals("leaf-redis");
         } catch (BindException notAMode) {
             return false;
         }

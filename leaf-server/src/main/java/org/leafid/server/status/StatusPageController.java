@@ -1,6 +1,5 @@
 package org.leafid.server.status;
 
-import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -9,12 +8,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import jakarta.servlet.http.HttpServletRequest;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
+import org.leafid.autoconfigure.mode.WorkerIdModeChoice;
 import org.leafid.autoconfigure.segment.SegmentHealthIndicator;
 import org.leafid.autoconfigure.segment.SegmentLoadOutcomes;
 import org.leafid.autoconfigure.segment.SegmentProperties;
@@ -34,8 +34,8 @@ import org.leafid.core.worker.WorkerLease;
 import org.leafid.jdbc.EmbeddedDatabase;
 import org.leafid.jdbc.JdbcUrls;
 import org.leafid.server.LeafServerApplication;
-import org.leafid.server.id.HttpProperties;
 import org.leafid.server.disclosure.Disclosure;
+import org.leafid.server.id.HttpProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.actuate.endpoint.CompositeHealthDescriptor;
 import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
@@ -80,6 +80,7 @@ class StatusPageController {
     private final ObjectProvider<ShardBufferStatus> shardBuffer;
     private final ObjectProvider<ShardAppRefresher> shardRefresher;
     private final ObjectProvider<SnowflakeLayout> snowflakeLayout;
+    private final ObjectProvider<WorkerIdModeChoice> workerIdModeChoice;
     private final boolean apiDocs;
     private final Disclosure disclosure;
 
@@ -91,7 +92,8 @@ class StatusPageController {
             StatusPageTraffic traffic, InstantSource leafClock, ObjectProvider<ShardAppDirectory> shardApps,
             ObjectProvider<ShardMeters> shardMeters, ObjectProvider<ShardBufferStatus> shardBuffer,
             ObjectProvider<ShardAppRefresher> shardRefresher, ObjectProvider<SnowflakeLayout> snowflakeLayout,
-            HttpProperties http, Disclosure disclosure) {
+            ObjectProvider<WorkerIdModeChoice> workerIdModeChoice, HttpProperties http, Disclosure disclosure) {
+        this.workerIdModeChoice = workerIdModeChoice;
         this.leaf = leaf;
         this.jdbc = jdbc;
         this.segmentProperties = segmentProperties;
@@ -225,7 +227,8 @@ class StatusPageController {
         }
         SnowflakeLayout layout = snowflakeLayout.getIfAvailable();
         String layoutText = layout == null ? null : layout.describe() + ", ends " + layout.endsAt();
-        String mode = snowflakeProperties.mode().name().toLowerCase(Locale.ROOT);
+        WorkerIdModeChoice choice = workerIdModeChoice.getIfAvailable();
+        String mode = choice == null ? null : choice.mode().key();
         InstanceAddress address = instanceAddress.getIfAvailable();
         String instance = address == null ? null : shown.apply(address.key());
         try {

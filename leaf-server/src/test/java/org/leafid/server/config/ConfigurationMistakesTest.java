@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.autoconfigure.LeafConfigurationException;
-import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdModeChoice;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.server.LeafServerApplication;
 import org.leafid.server.support.Http;
@@ -109,8 +109,8 @@ class ConfigurationMistakesTest {
             String address = "--leaf.snowflake.zk.address=" + zookeeper.getConnectString();
             try (ConfigurableApplicationContext server = start(address, "--leaf.segment.enable=false")) {
                 assertThat(server.getBean(WorkerIdRegistry.class).getClass().getSimpleName())
-                        .isEqualTo("ZookeeperNormalRegistry");
-                assertThat(server.getBean(SnowflakeProperties.class).mode()).isEqualTo(WorkerIdMode.ZK_NORMAL);
+                        .isEqualTo("ZkNormalWorkerIdRegistry");
+                assertThat(server.getBean(WorkerIdModeChoice.class).mode()).isEqualTo(WorkerIdMode.ZK_NORMAL);
             }
             assertThat(output).contains("Snowflake: worker id 0 in mode zk_normal (leaf.snowflake.mode unset and "
                     + "leaf.snowflake.zk.address set: Meituan Leaf's rule), instance 127.0.0.1:18091");

@@ -39,6 +39,7 @@ import org.leafid.jdbc.testing.TestDatabase;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@FullFaultSuite
 class LeafClientIT {
 
     private static final int APP = 201;

@@ -22,12 +22,16 @@ import org.leafid.server.support.TestReports;
  * itself); at the end of a run of all of them the measured figures, failures included, are
  * written to {@code target/reports/RELIABILITY.md} ({@code ops/publish-test-reports.sh} copies it
  * to the repository root). A run of some scenarios only ({@code -Dit.test=ReliabilityFaultIT#crash*})
- * writes them next to the server logs in {@code target/fault-logs/} instead.
+ * writes them next to the server logs in {@code target/fault-logs/} instead, as does the default
+ * build's run of one scenario per store (the others are {@link FullFaultSuite}: {@code -Pfault-suite}
+ * runs them all): MariaDB's outage, a ZooKeeper partition, a Redis list that went back, PostgreSQL's
+ * backends ended and the server restarted.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReliabilityFaultIT {
 
+    /** Every scenario: the full suite's run (-Pfault-suite) writes RELIABILITY.md when all of them ran. */
     private static final int SCENARIOS = 23;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
@@ -68,12 +72,14 @@ class ReliabilityFaultIT {
 
     @Test
     @Order(1)
+    @FullFaultSuite
     void threeInstancesOnOneDatabaseAndZookeeperIssueNoDuplicate() throws Exception {
         scenario("Multi-instance", result -> MultiInstanceScenario.run(context, result));
     }
 
     @Test
     @Order(2)
+    @FullFaultSuite
     void killedInstanceRestartsWithoutRepeatingAnId() throws Exception {
         scenario("Crash (kill -9)", result -> CrashScenario.run(context, result));
     }
@@ -86,6 +92,7 @@ class ReliabilityFaultIT {
 
     @Test
     @Order(4)
+    @FullFaultSuite
     void zookeeperQuorumLossAndZookeeperDownAtStart() throws Throwable {
         try (ZookeeperOutageScenario zookeeper = new ZookeeperOutageScenario(context)) {
             scenarios(new Named("ZooKeeper quorum loss", zookeeper::quorumLoss),
@@ -101,48 +108,56 @@ class ReliabilityFaultIT {
 
     @Test
     @Order(6)
+    @FullFaultSuite
     void clockMovedBackIsWaitedOutOrRefusedNeverRepeated() throws Exception {
         scenario("Clock moved back", result -> ClockScenario.run(context, result));
     }
 
     @Test
     @Order(7)
+    @FullFaultSuite
     void hostileRequestsGetTheirFourHundredsAndChangeNothing() throws Exception {
         scenario("Bad input", result -> BadInputScenario.run(context, tokenServer(), tokenServerTag, token, result));
     }
 
     @Test
     @Order(8)
+    @FullFaultSuite
     void securityReview() throws Exception {
         scenario("Security review", result -> SecurityReview.run(context, tokenServer(), token, result));
     }
 
     @Test
     @Order(9)
+    @FullFaultSuite
     void shardModeOnTwoServersWithBothBuffersNeverRepeatsNorPassesTheLimit() throws Exception {
         scenario("Shard mode, two buffers", result -> ShardScenario.twoServersBothBuffers(context, result));
     }
 
     @Test
     @Order(10)
+    @FullFaultSuite
     void shardModeBridgesARedisOutageWithoutRepeating() throws Exception {
         scenario("Shard mode, Redis killed", result -> ShardScenario.redisKilledUnderLoad(context, result));
     }
 
     @Test
     @Order(11)
+    @FullFaultSuite
     void serversWithAndWithoutAnOpaqueKeyNeverBothServeAnApp() throws Exception {
         scenario("Mixed-key fleet", result -> EdgeScenario.mixedKeyFleet(context, result));
     }
 
     @Test
     @Order(12)
+    @FullFaultSuite
     void anAppDeletedAndCreatedAgainUnderLoadRepeatsNoId() throws Exception {
         scenario("App deleted and created again", result -> EdgeScenario.appDeletedAndCreatedAgain(context, result));
     }
 
     @Test
     @Order(13)
+    @FullFaultSuite
     void maxIdSetBackUnderLoadRepeatsNoId() throws Exception {
         scenario("max_id set back", result -> EdgeScenario.maxIdSetBack(context, result));
     }
@@ -155,6 +170,7 @@ class ReliabilityFaultIT {
 
     @Test
     @Order(15)
+    @FullFaultSuite
     void leafClientAgainstAGarbageDrippingOrEndlessServerHandsOutOnlyTheGoodServersIds() throws Throwable {
         try (BadServerScenario badServer = new BadServerScenario(context)) {
             sharedServer = badServer.goodProcess();
@@ -175,6 +191,7 @@ class ReliabilityFaultIT {
 
     @Test
     @Order(17)
+    @FullFaultSuite
     void redisWorkerIdsSurviveAKillAFlushAllAndARedisRestartWithoutRepeating() throws Exception {
         scenario("Snowflake redis mode: kill -9, FLUSHALL, Redis restarted",
                 result -> RedisWorkerIdScenario.run(context, result));
@@ -182,6 +199,7 @@ class ReliabilityFaultIT {
 
     @Test
     @Order(18)
+    @FullFaultSuite
     void anAppReCreatedBySqlWithoutItsModeIsNotClaimedByAKeyedServer() throws Exception {
         scenario("App re-created by SQL, mode record deleted",
                 result -> EdgeScenario.appReCreatedBySqlWithoutItsMode(context, result));
@@ -189,6 +207,7 @@ class ReliabilityFaultIT {
 
     @Test
     @Order(19)
+    @FullFaultSuite
     void twoProcessesOfOneIdentityNeverShareAWorkerId() throws Exception {
         scenario("Two processes, one identity", result -> IdentityScenario.run(context, result));
     }

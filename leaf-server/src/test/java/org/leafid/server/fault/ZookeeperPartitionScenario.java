@@ -74,7 +74,7 @@ final class ZookeeperPartitionScenario {
                 ScenarioResult.errors(run.errors("partitioned")), ScenarioResult.errors(run.errors("healed")));
         result.note("Server log: %,d lines from the worker-id registry and holder at WARN/ERROR, %,d \"Refused a "
                 + "snowflake ID\" lines; the ZooKeeper client: %s.", server.logText().lines()
-                        .filter(line -> (line.contains("ZookeeperNormalRegistry") || line.contains("ReservingWorkerIdHolder"))
+                        .filter(line -> (line.contains("ZkNormalWorkerIdRegistry") || line.contains("ReservingWorkerIdHolder"))
                                 && (line.contains(" WARN ") || line.contains(" ERROR "))).count(),
                 server.logLines("Refused a snowflake ID"), server.logText().lines()
                         .filter(line -> line.contains("have not heard from server")).findFirst()

@@ -22,8 +22,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.leafid.autoconfigure.LeafKeys;
 import org.leafid.autoconfigure.mode.WorkerIdMode;
-import org.leafid.autoconfigure.snowflake.PodOrdinal;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
+import org.leafid.autoconfigure.snowflake.kubernetes.KubernetesSettings;
+import org.leafid.autoconfigure.snowflake.kubernetes.PodOrdinal;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.jdbc.testing.TestDatabase;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -163,7 +164,7 @@ class KubernetesManifestsTest {
         int replicas = (Integer) at(statefulSet, "spec", "replicas");
         SnowflakeProperties snowflake = snowflake();
         SnowflakeLayout layout = snowflake.snowflakeLayout();
-        int offset = snowflake.kubernetes().offset();
+        int offset = bind("leaf.snowflake.kubernetes", KubernetesSettings.class).offset();
         for (int ordinal = 0; ordinal < replicas; ordinal++) {
             assertThat(PodOrdinal.of(name + "-" + ordinal, null).workerId(offset, layout)).isEqualTo(offset + ordinal);
         }
@@ -176,10 +177,14 @@ class KubernetesManifestsTest {
 
     /** {@code leaf.snowflake.*} of the ConfigMap, bound as the server binds it. */
     private SnowflakeProperties snowflake() {
+        return bind("leaf.snowflake", SnowflakeProperties.class);
+    }
+
+    /** The ConfigMap's leaf.properties, bound as the server binds it. */
+    private <T> T bind(String prefix, Class<T> record) {
         Map<String, String> values = new LinkedHashMap<>();
         leaf.stringPropertyNames().forEach(key -> values.put(key, leaf.getProperty(key)));
-        return new Binder(new MapConfigurationPropertySource(values))
-                .bindOrCreate("leaf.snowflake", SnowflakeProperties.class);
+        return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate(prefix, record);
     }
 
     private List<String> exposedEndpoints() {

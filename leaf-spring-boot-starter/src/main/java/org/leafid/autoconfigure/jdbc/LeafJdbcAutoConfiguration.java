@@ -1,12 +1,12 @@
 package org.leafid.autoconfigure.jdbc;
 
-import com.alibaba.druid.pool.DruidDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import com.alibaba.druid.pool.DruidDataSource;
 import javax.sql.DataSource;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.LeafConfigurationException;
@@ -18,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -38,8 +39,12 @@ import org.springframework.context.annotation.Lazy;
  * Everything Leaf does on the database goes through the one {@link SqlSessionFactory} made here.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@ConditionalOnClass(name = LeafJdbcAutoConfiguration.MODULE_CLASS)
 @Conditional(LeafDatabaseNeeded.class)
 public class LeafJdbcAutoConfiguration {
+
+    /** A class of leaf-jdbc, an optional dependency: without it nothing of the database is made. */
+    public static final String MODULE_CLASS = "org.leafid.jdbc.SqlDialect";
 
     private static final Logger log = LoggerFactory.getLogger(LeafJdbcAutoConfiguration.class);
     private static final Duration EMBEDDED_OPEN_WAIT = Duration.ofSeconds(30);

@@ -10,6 +10,7 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.ClassUtils;
 
 /**
  * Shard mode's switch. Unlike the other modes it has no fixed default: its table, {@code id_alloc},
@@ -25,6 +26,9 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  */
 public final class ShardModeCondition extends SpringBootCondition implements ConfigurationCondition {
 
+    /** A class of leaf-jdbc, the optional module that holds shard mode's database. */
+    private static final String LEAF_JDBC_CLASS = "org.leafid.jdbc.SqlDialect";
+
     @Override
     public ConfigurationPhase getConfigurationPhase() {
         return ConfigurationPhase.REGISTER_BEAN;
@@ -37,6 +41,9 @@ public final class ShardModeCondition extends SpringBootCondition implements Con
         if (binder.bind("leaf.shard.enable", Boolean.class).isBound()) {
             boolean on = binder.bind("leaf.shard.enable", Boolean.class).get();
             return new ConditionOutcome(on, "leaf.shard.enable is " + on);
+        }
+        if (!ClassUtils.isPresent(LEAF_JDBC_CLASS, context.getClassLoader())) {
+            return ConditionOutcome.noMatch("leaf.shard.enable is unset and leaf-jdbc is not on the class path");
         }
         if (!binder.bind("leaf.jdbc.url", String.class).map(String::isBlank).orElse(true)) {
             return ConditionOutcome.noMatch("leaf.shard.enable is unset and leaf.jdbc.url is set "

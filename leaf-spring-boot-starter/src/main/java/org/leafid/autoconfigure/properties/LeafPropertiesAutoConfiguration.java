@@ -11,10 +11,18 @@ import org.leafid.autoconfigure.shard.redis.RedisShardBufferAutoConfiguration;
 import org.leafid.autoconfigure.snowflake.LayoutPresetConverter;
 import org.leafid.autoconfigure.snowflake.SnowflakeAutoConfiguration;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
+import org.leafid.autoconfigure.snowflake.disposable.DisposableSettings;
+import org.leafid.autoconfigure.snowflake.kubernetes.KubernetesSettings;
+import org.leafid.autoconfigure.snowflake.local.LocalSettings;
+import org.leafid.autoconfigure.snowflake.redis.RedisModeSettings;
+import org.leafid.autoconfigure.snowflake.zkrecycle.ZkRecycleSettings;
+import org.leafid.autoconfigure.snowflake.zookeeper.ZookeeperSettings;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Every {@code leaf.*} record, bound and validated whether or not its feature is on: a wrong
@@ -27,9 +35,16 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(before = {LeafJdbcAutoConfiguration.class, SegmentAutoConfiguration.class,
         SnowflakeAutoConfiguration.class, ShardAutoConfiguration.class, RedisShardBufferAutoConfiguration.class})
-@EnableConfigurationProperties({LeafProperties.class, JdbcProperties.class, SegmentProperties.class,
-        SnowflakeProperties.class, ShardProperties.class})
+@EnableConfigurationProperties({LeafProperties.class, SegmentProperties.class,
+        SnowflakeProperties.class, ShardProperties.class, LocalSettings.class, KubernetesSettings.class,
+        ZookeeperSettings.class, ZkRecycleSettings.class, DisposableSettings.class, RedisModeSettings.class})
 public class LeafPropertiesAutoConfiguration {
+
+    /** {@code leaf.jdbc.*} reads its url with leaf-jdbc, an optional dependency: bound where that is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = LeafJdbcAutoConfiguration.MODULE_CLASS)
+    @EnableConfigurationProperties(JdbcProperties.class)
+    static class Jdbc {}
 
     /** {@code leaf.snowflake.layout=uid-generator}: a preset written on the prefix of the widths. */
     @Bean

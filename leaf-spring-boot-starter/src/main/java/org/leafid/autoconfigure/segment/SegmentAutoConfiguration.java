@@ -1,11 +1,11 @@
 package org.leafid.autoconfigure.segment;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
@@ -34,6 +34,7 @@ import org.springframework.context.annotation.Configuration;
  * bean gives way to one of the same type the application defines.
  */
 @AutoConfiguration(after = {ClockAutoConfiguration.class, LeafJdbcAutoConfiguration.class})
+@ConditionalOnClass(name = LeafJdbcAutoConfiguration.MODULE_CLASS)
 @ConditionalOnLeafSwitch("leaf.segment.enable")
 public class SegmentAutoConfiguration {
 

@@ -1,7 +1,5 @@
 package org.leafid.autoconfigure.shard;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +7,8 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
@@ -44,6 +44,7 @@ import org.springframework.context.annotation.Configuration;
 // switch; after Boot's DataSource, which counts as the application's.
 @AutoConfiguration(after = {ClockAutoConfiguration.class, LeafJdbcAutoConfiguration.class}, before = SegmentAutoConfiguration.class,
         afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@ConditionalOnClass(name = LeafJdbcAutoConfiguration.MODULE_CLASS)
 @ConditionalOnShardMode
 public class ShardAutoConfiguration {
 

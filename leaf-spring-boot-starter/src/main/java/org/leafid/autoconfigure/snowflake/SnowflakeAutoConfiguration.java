@@ -1,17 +1,20 @@
 package org.leafid.autoconfigure.snowflake;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.concurrent.ThreadLocalRandom;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
-import org.leafid.autoconfigure.mode.WorkerIdMode;
+import org.leafid.autoconfigure.mode.WorkerIdModeChoice;
 import org.leafid.autoconfigure.mode.WorkerIdModeCondition;
+import org.leafid.autoconfigure.snowflake.local.LocalWorkerIdAutoConfiguration;
+import org.leafid.autoconfigure.snowflake.mysql.MysqlWorkerIdAutoConfiguration;
+import org.leafid.autoconfigure.snowflake.zookeeper.ZookeeperWorkerIdAutoConfiguration;
 import org.leafid.core.Sleeper;
 import org.leafid.core.snowflake.Borrowing;
 import org.leafid.core.snowflake.SnowflakeGenerator;
@@ -37,7 +40,7 @@ import org.springframework.core.env.Environment;
  * Snowflake mode ({@code leaf.snowflake.enable}, on by default): this instance's address, the
  * worker-id holder over the registry of the chosen mode, the generator, its meters and health.
  * The registry comes from the auto-configuration of the mode
- * ({@link LocalWorkerIdAutoConfiguration}, {@link JdbcWorkerIdAutoConfiguration},
+ * ({@link LocalWorkerIdAutoConfiguration}, {@link MysqlWorkerIdAutoConfiguration},
  * {@link ZookeeperWorkerIdAutoConfiguration}), or from the application: a {@link WorkerIdRegistry}
  * bean of its own replaces them all.
  */
@@ -50,6 +53,13 @@ public class SnowflakeAutoConfiguration {
     static final Duration LAYOUT_REFUSED_WITHIN = Duration.ofDays(365);
     /** A layout ending sooner than this is warned about at start. */
     static final Duration LAYOUT_WARNED_WITHIN = Duration.ofDays(5 * 365);
+
+    /** The worker-id mode in effect and why, as the mode conditions read it. */
+    @Bean
+    @ConditionalOnMissingBean
+    WorkerIdModeChoice workerIdModeChoice(Environment environment) {
+        return WorkerIdModeCondition.choice(environment);
+    }
 
     @Bean
     @ConditionalOnMissingBean
@@ -119,27 +129,29 @@ public class SnowflakeAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     SnowflakeGenerator snowflakeGenerator(SnowflakeLayout snowflakeLayout, WorkerIdHolder workerIdHolder,
-            InstantSource leafClock, Sleeper leafSleeper, SnowflakeProperties properties) {
+            WorkerIdRegistry workerIdRegistry, InstantSource leafClock, Sleeper leafSleeper,
+            SnowflakeProperties properties, WorkerIdModeChoice workerIdModeChoice) {
         // Every mode's registry checks its ids against the layout; this also covers an application's
         // own registry and ids read from a cache file written under another layout.
         int workerId = workerIdHolder.lease().workerId();
         if (workerId > snowflakeLayout.maxWorkerId()) {
             throw new WorkerIdUnavailableException("Worker id " + workerId + " (leaf.snowflake.mode="
-                    + properties.mode().key() + ") does not fit the " + snowflakeLayout.workerBits()
+                    + workerIdModeChoice.mode().key() + ") does not fit the " + snowflakeLayout.workerBits()
                     + " worker bits of layout " + snowflakeLayout.describe() + " (ids 0.." + snowflakeLayout.maxWorkerId()
                     + "): give this instance a smaller worker id, or choose a layout with more worker bits "
                     + "(leaf.snowflake.layout, .worker-bits)");
         }
         return new SnowflakeGenerator(snowflakeLayout, workerIdHolder, leafClock, leafSleeper,
-                ThreadLocalRandom.current(), properties.maxBackwardsWait(), borrowing(properties));
+                ThreadLocalRandom.current(), properties.maxBackwardsWait(),
+                borrowing(properties, workerIdRegistry));
     }
 
-    /** A disposable worker id is never held by a later process: borrowing need not stop at the reservation. */
-    private static Borrowing borrowing(SnowflakeProperties properties) {
+    /** An id never held by a later process (the disposable mode's) lets borrowing go past the reservation. */
+    private static Borrowing borrowing(SnowflakeProperties properties, WorkerIdRegistry registry) {
         if (!properties.borrowAhead()) {
             return Borrowing.NONE;
         }
-        return properties.mode() == WorkerIdMode.DISPOSABLE ? Borrowing.UNBOUNDED : Borrowing.WITHIN_RESERVATION;
+        return registry.givesEachIdOnce() ? Borrowing.UNBOUNDED : Borrowing.WITHIN_RESERVATION;
     }
 
     /** On the application's registry; without one (no Micrometer setup) the meters are kept but not published. */
@@ -153,9 +165,9 @@ public class SnowflakeAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    SnowflakeStartReport snowflakeStartReport(WorkerIdHolder workerIdHolder, Environment environment,
+    SnowflakeStartReport snowflakeStartReport(WorkerIdHolder workerIdHolder, WorkerIdModeChoice workerIdModeChoice,
             InstanceAddress instance) {
-        return new SnowflakeStartReport(workerIdHolder, WorkerIdModeCondition.choice(environment), instance);
+        return new SnowflakeStartReport(workerIdHolder, workerIdModeChoice, instance);
     }
 
     /** Readiness {@code workerId}: UP only while the id is held and safe; with Spring Boot's health support only. */

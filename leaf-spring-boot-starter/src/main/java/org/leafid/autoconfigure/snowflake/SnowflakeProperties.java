@@ -9,8 +9,6 @@ import java.util.Objects;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafValues;
 import org.leafid.autoconfigure.mode.WorkerIdMode;
-import org.leafid.autoconfigure.mode.WorkerIdModeChoice;
-import org.leafid.core.Durations;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -29,20 +27,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param layout the bit layout: a preset ({@code leaf.snowflake.layout=leaf|uid-generator}) and/or widths
  * @param timeUnit the unit of the time field, {@code ms} or {@code s}; unset, the preset's
  * @param borrowAhead when a time unit's sequences are spent, issue from the next units instead of waiting
- * @param disposable settings of the {@code disposable} worker-id mode
- * @param kubernetes settings of the {@code kubernetes} worker-id mode
  * @param reportInterval how often the time reservation is renewed; it reaches 2 x this ahead
  * @param maxStartWait how long a start waits for the clock to pass a recorded reservation; keep it at
  *     least 2 x the report interval, so a restart right after a crash waits instead of being refused
  * @param maxBackwardsWait a clock step back up to this is waited out; more is refused
- * @param recycle settings of the {@code zk_recycle} worker-id mode
- * @param redis settings of the {@code redis} worker-id mode
  */
 @ConfigurationProperties("leaf.snowflake")
 public record SnowflakeProperties(
         @DefaultValue("true") boolean enable,
         WorkerIdMode mode,
-        @DefaultValue Zk zk,
         Integer port,
         String ip,
         Long twepoch,
@@ -50,56 +43,17 @@ public record SnowflakeProperties(
         @DefaultValue Layout layout,
         String timeUnit,
         @DefaultValue("false") boolean borrowAhead,
-        @DefaultValue Disposable disposable,
-        @DefaultValue Local local,
-        @DefaultValue Kubernetes kubernetes,
         @DefaultValue("3s") Duration reportInterval,
         @DefaultValue("10s") Duration maxStartWait,
-        @DefaultValue("5ms") Duration maxBackwardsWait,
-        @DefaultValue Recycle recycle,
-        @DefaultValue Redis redis) {
+        @DefaultValue("5ms") Duration maxBackwardsWait) {
 
-    /** The least time between an instance stopping for want of heartbeats and its id being swept. */
-    public static final Duration RECYCLE_SAFETY_MARGIN = Duration.ofSeconds(10);
-
-    /** {@code mode} unset becomes the mode of {@link WorkerIdModeChoice}'s rule, so it is never null. */
+    /** {@code mode} as set, null when unset: {@code WorkerIdModeChoice} gives the mode in effect. */
     public SnowflakeProperties {
-        mode = WorkerIdModeChoice.of(mode, zk.address()).mode();
         LeafValues.requireBetweenIfSet("leaf.snowflake.port", port, 1, 65535);
         LeafValues.requireBetweenIfSet("leaf.snowflake.twepoch", twepoch, 0, Long.MAX_VALUE);
         LeafValues.requirePositive("leaf.snowflake.report-interval", reportInterval);
         LeafValues.requireNotNegative("leaf.snowflake.max-start-wait", maxStartWait);
         LeafValues.requireNotNegative("leaf.snowflake.max-backwards-wait", maxBackwardsWait);
-        if (enable && mode.zookeeper() && (zk.address() == null || zk.address().isBlank())) {
-            throw new LeafConfigurationException("leaf.snowflake.zk.address",
-                    "must be set for leaf.snowflake.mode=" + mode.key() + ".",
-                    "Set it to a ZooKeeper connect string such as 127.0.0.1:2181, or choose another "
-                            + "leaf.snowflake.mode (local, mysql).");
-        }
-        // An instance stops issuing at most 2 x report-interval after its last heartbeat; its id
-        // may be swept (zk_recycle) or its lease run out (redis) only after the lease, so the lease
-        // must leave a margin beyond that. The other modes lease nothing.
-        Duration least = reportInterval.multipliedBy(2).plus(RECYCLE_SAFETY_MARGIN);
-        if (enable && mode == WorkerIdMode.ZK_RECYCLE) {
-            requireLeaseOfAtLeast("leaf.snowflake.recycle.lease", recycle.lease(), least, reportInterval);
-        }
-        // In redis mode the lease is also how long a taker waits when Redis may have lost the
-        // leases: every holder that lost its key must have stopped by then (docs/worker-id-modes.md).
-        if (enable && mode == WorkerIdMode.REDIS) {
-            requireLeaseOfAtLeast("leaf.snowflake.redis.lease", redis.lease(), least, reportInterval);
-        }
-    }
-
-    private static void requireLeaseOfAtLeast(String key, Duration lease, Duration least, Duration reportInterval) {
-        if (lease.compareTo(least) < 0) {
-            throw new LeafConfigurationException(key,
-                    "is " + Durations.format(lease) + ", shorter than 2 x leaf.snowflake.report-interval ("
-                            + Durations.format(reportInterval) + ") + " + Durations.format(RECYCLE_SAFETY_MARGIN)
-                            + " = " + Durations.format(least) + ": an id could be given to another instance "
-                            + "while its holder still issues.",
-                    "Set " + key + " to at least " + Durations.format(least)
-                            + " or shorten leaf.snowflake.report-interval.");
-        }
     }
 
     /**
@@ -183,86 +137,6 @@ public record SnowflakeProperties(
                         + "', which is no preset.", "Use leaf (41/10/12 ms) or uid-generator (31/20/12 s), or set "
                         + "leaf.snowflake.layout.time-bits, .worker-bits and .sequence-bits.");
             };
-        }
-    }
-
-    /**
-     * @param allowFewWorkerBits accept the {@code disposable} mode with 10 worker bits or fewer, where
-     *     every start uses one of at most 1,024 ids for good
-     */
-    public record Disposable(@DefaultValue("false") boolean allowFewWorkerBits) {}
-
-    /**
-     * @param podName the pod name whose StatefulSet ordinal ({@code name-N}) gives the worker id; empty
-     *     means the {@code HOSTNAME} environment variable, which Kubernetes sets to it
-     * @param offset added to the ordinal, so that several StatefulSets share one layout's worker ids
-     *     (one takes 0..9, the next 10..19…); ordinal + offset must be at most the layout's largest
-     *     worker id
-     */
-    public record Kubernetes(
-            String podName,
-            @DefaultValue("0") int offset) {
-
-        public Kubernetes {
-            LeafValues.requireBetween("leaf.snowflake.kubernetes.offset", offset, 0, Integer.MAX_VALUE);
-        }
-    }
-
-    /**
-     * @param address ZooKeeper connect string, for the zk modes
-     * @param sessionTimeout ZooKeeper session timeout
-     * @param connectTimeout how long a start waits to reach ZooKeeper before using the cache file
-     *     ({@code zk_normal}) or failing ({@code zk_recycle})
-     * @param leafCacheDir the {@code java.io.tmpdir} Meituan Leaf ran with (its cache file is there);
-     *     empty means this JVM's. Read only by {@code zk_normal} when ZooKeeper is down at start and
-     *     there is no cache file of ours
-     */
-    public record Zk(
-            String address,
-            @DefaultValue("15s") Duration sessionTimeout,
-            @DefaultValue("3s") Duration connectTimeout,
-            String leafCacheDir) {}
-
-    /**
-     * @param lease a {@code zk_recycle} id whose heartbeat is older than this goes back to the pool; at
-     *     least 2 x the report interval + 10 s
-     * @param sweepInterval how often each instance looks for such ids
-     */
-    public record Recycle(
-            @DefaultValue("30s") Duration lease,
-            @DefaultValue("5s") Duration sweepInterval) {}
-
-    /**
-     * @param lease a {@code redis} lease not renewed for this long runs out and the id is free; also how
-     *     long takers wait after Redis may have lost the leases (a FLUSHALL, a restart, a failover). At
-     *     least 2 x the report interval + 10 s, and the same on every instance
-     * @param keyPrefix the prefix of the pool's keys in Redis; empty means {@code leaf:snowflake:{leaf.name}:}
-     *     (the braces are a Redis Cluster hash tag: every key of one pool in one slot)
-     */
-    public record Redis(
-            @DefaultValue("30s") Duration lease,
-            @DefaultValue("") String keyPrefix) {
-
-        public Redis {
-            LeafValues.requirePositive("leaf.snowflake.redis.lease", lease);
-            if (keyPrefix != null && !keyPrefix.isEmpty() && keyPrefix.isBlank()) {
-                throw new LeafConfigurationException("leaf.snowflake.redis.key-prefix", "is blank.",
-                        "Leave it empty for leaf:snowflake:{leaf.name}:, or give a prefix such as leaf:ids:.");
-            }
-        }
-    }
-
-    /**
-     * @param workIdMap JSON object {@code {"ip:port": workerId}}, as in Leaf
-     * @param workerId used when the map has no entry for this instance; at most the layout's
-     *     largest worker id (1023 with Leaf's 10 bits), checked with the layout
-     */
-    public record Local(
-            @DefaultValue("{}") String workIdMap,
-            @DefaultValue("0") int workerId) {
-
-        public Local {
-            LeafValues.requireBetween("leaf.snowflake.local.worker-id", workerId, 0, Integer.MAX_VALUE);
         }
     }
 }

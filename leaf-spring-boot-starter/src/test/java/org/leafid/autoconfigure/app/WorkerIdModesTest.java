@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.util.Arrays;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -25,15 +25,15 @@ import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.WorkerIdHolder;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.WorkerLease;
-import org.leafid.core.worker.LocalWorkerIdRegistry;
+import org.leafid.core.worker.local.LocalWorkerIdRegistry;
 import org.leafid.jdbc.testing.TestDatabase;
-import org.leafid.jdbc.worker.JdbcWorkerIdRegistry;
+import org.leafid.jdbc.worker.mysql.MysqlWorkerIdRegistry;
 import org.leafid.redis.worker.RedisWorkerIdRegistry;
 import org.leafid.redis.worker.RedisWorkerSettings;
-import org.leafid.zookeeper.RecycleSweeper;
 import org.leafid.zookeeper.ZkPaths;
-import org.leafid.zookeeper.ZookeeperNormalRegistry;
-import org.leafid.zookeeper.ZookeeperRecycleRegistry;
+import org.leafid.zookeeper.zknormal.ZkNormalWorkerIdRegistry;
+import org.leafid.zookeeper.zkrecycle.RecycleSweeper;
+import org.leafid.zookeeper.zkrecycle.ZkRecycleWorkerIdRegistry;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -91,7 +91,7 @@ class WorkerIdModesTest {
                 "leaf.snowflake.zk.address=" + zookeeper.getConnectString()));
         try (ConfigurableApplicationContext application = start(settings);
                 CuratorFramework zk = connect()) {
-            assertThat(application.getBean(WorkerIdRegistry.class)).isInstanceOf(ZookeeperNormalRegistry.class);
+            assertThat(application.getBean(WorkerIdRegistry.class)).isInstanceOf(ZkNormalWorkerIdRegistry.class);
             int workerId = issueAndCheck(application);
             // Leaf's node: {ip:port}-{sequence}, the sequence being the worker id
             List<String> nodes = zk.getChildren().forPath(new ZkPaths(name).forever());
@@ -109,7 +109,7 @@ class WorkerIdModesTest {
                 "leaf.snowflake.zk.address=" + zookeeper.getConnectString()));
         try (ConfigurableApplicationContext application = start(settings);
                 CuratorFramework zk = connect()) {
-            assertThat(application.getBean(WorkerIdRegistry.class)).isInstanceOf(ZookeeperRecycleRegistry.class);
+            assertThat(application.getBean(WorkerIdRegistry.class)).isInstanceOf(ZkRecycleWorkerIdRegistry.class);
             assertThat(application.getBeansOfType(RecycleSweeper.class)).hasSize(1);
             int workerId = issueAndCheck(application);
             ZkPaths paths = new ZkPaths(name);
@@ -125,7 +125,7 @@ class WorkerIdModesTest {
         settings.add("leaf.snowflake.mode=mysql");
         settings.addAll(LeafApplications.jdbcSettings(database));
         try (ConfigurableApplicationContext application = start(settings)) {
-            assertThat(application.getBean(WorkerIdRegistry.class)).isInstanceOf(JdbcWorkerIdRegistry.class);
+            assertThat(application.getBean(WorkerIdRegistry.class)).isInstanceOf(MysqlWorkerIdRegistry.class);
             int workerId = issueAndCheck(application);
             // worker id = row id - 1 (sql/leaf_workerid_alloc.sql)
             assertThat(rowId(database, "127.0.0.1:" + MYSQL_PORT) - 1).isEqualTo(workerId);

@@ -1,13 +1,12 @@
 package org.leafid.autoconfigure.shard.redis;
 
-import io.lettuce.core.ClientOptions;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.Set;
 import java.util.stream.Collectors;
+import io.lettuce.core.ClientOptions;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.ibatis.session.SqlSessionFactory;
-import org.leafid.jdbc.SqlDialect;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.RedisConnectTimeoutsConfiguration;
@@ -24,6 +23,7 @@ import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.shard.ShardStore;
 import org.leafid.core.shard.ShardStoreException;
+import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.shard.JdbcIssuedWatermarks;
 import org.leafid.redis.RedisBufferSettings;
@@ -50,7 +50,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @AutoConfiguration(before = ShardAutoConfiguration.class, after = {ClockAutoConfiguration.class,
         LeafJdbcAutoConfiguration.class},
         afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
-@ConditionalOnClass({RedisShardIndexSource.class, StringRedisTemplate.class})
+@ConditionalOnClass(value = {RedisShardIndexSource.class, StringRedisTemplate.class},
+        name = LeafJdbcAutoConfiguration.MODULE_CLASS)
 @ConditionalOnShardBuffer(ShardProperties.Buffer.REDIS)
 @Import(RedisConnectTimeoutsConfiguration.class)
 public class RedisShardBufferAutoConfiguration {
