@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * The claim offset of a {@link Segment}, alone on its cache line. Every claim writes it; if it
  * shared a line with the block's bounds, which every claim then reads, two threads would pass
- * that line back and forth twice per ID instead of once (BENCHMARKS.md has the figures).
+ * that line back and forth twice per ID instead of once (docs/benchmark-history.md has the figures).
  *
  * <p>The padding is inherited so the JVM cannot reorder it around the counter: a superclass's
  * fields are laid out before a subclass's.

@@ -13,7 +13,7 @@ import org.springframework.http.MediaType;
  *
  * <p>Written straight to the servlet response: the body is a few ASCII digits whose type is
  * known, and going through Spring's message converters and content negotiation cost about a
- * tenth of a single-ID call (see BENCHMARKS.md). A failure before writing still reaches the
+ * tenth of a single-ID call (see docs/benchmark-history.md). A failure before writing still reaches the
  * problem handlers, since nothing has been written then.
  */
 final class IdAnswers {

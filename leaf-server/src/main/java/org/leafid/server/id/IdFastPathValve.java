@@ -18,7 +18,7 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  * {@code GET /api/shard/get/{appId}} first in the web application's Tomcat pipeline, ahead of the servlet filters and Spring MVC:
  * the dispatcher's handler mapping, argument resolution, the filters and Boot's request observation
  * cost more than issuing the ID, and building the filter chain and the authenticator valve another
- * 3 % (profiles and figures in BENCHMARKS.md). It runs the endpoints' own code
+ * 3 % (profiles and figures in docs/benchmark-history.md). It runs the endpoints' own code
  * ({@link IdGetCall}) on the request and response facades the servlets would get, so the answer,
  * {@code leaf_id_requests_seconds} and the refusals are the controllers':
  *
