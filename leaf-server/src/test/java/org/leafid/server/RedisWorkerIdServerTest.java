@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.testing.RedisServerProcess;
+import org.leafid.server.fault.FullFaultSuite;
 import org.leafid.server.support.Http;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -31,6 +32,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * worker ids, kept across a restart of both, and after a FLUSHALL under load not one ID repeated
  * among every ID either served.
  */
+@FullFaultSuite
 class RedisWorkerIdServerTest {
 
     /** The shortest lease the configuration accepts with this report interval (2 x 500 ms + 10 s). */

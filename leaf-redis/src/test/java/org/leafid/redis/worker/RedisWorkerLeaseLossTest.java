@@ -13,6 +13,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.LeafException;
@@ -33,6 +34,7 @@ import org.springframework.data.redis.connection.RedisConnection;
  * stops within its reservation horizon, the second issues only a lease after the loss, and of
  * every ID both issued none repeats. Real time, with a short lease and report interval.
  */
+@Tag("full-fault-suite") // a fault scenario: run by ./mvnw -B verify -Pfault-suite
 class RedisWorkerLeaseLossTest {
 
     private static final Duration LEASE = Duration.ofMillis(2_000);

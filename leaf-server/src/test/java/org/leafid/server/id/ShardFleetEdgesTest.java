@@ -27,6 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.leafid.jdbc.testing.TestDatabase;
 import org.leafid.server.LeafServerApplication;
+import org.leafid.server.fault.FullFaultSuite;
 import org.leafid.server.support.Http;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -107,6 +108,7 @@ class ShardFleetEdgesTest {
         }
     }
 
+    @FullFaultSuite
     @Test
     void anAppDeletedAndCreatedAgainUnderLoadIssuesNoIdTwice() throws Exception {
         int app = 55;

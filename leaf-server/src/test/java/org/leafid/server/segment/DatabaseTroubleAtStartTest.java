@@ -24,6 +24,7 @@ import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.segment.LeafAllocMisconfiguredException;
 import org.leafid.jdbc.testing.TestDatabase;
 import org.leafid.server.LeafServerApplication;
+import org.leafid.server.fault.FullFaultSuite;
 import org.leafid.server.support.Http;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -167,6 +168,7 @@ class DatabaseTroubleAtStartTest {
         }
     }
 
+    @FullFaultSuite
     @Test
     void failedBlockLoadWhileRunningIsShownWithItsTimeAndLoggedOncePerInterval(CapturedOutput output)
             throws IOException {
