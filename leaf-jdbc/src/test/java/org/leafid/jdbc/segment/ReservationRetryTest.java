@@ -1,5 +1,9 @@
 package org.leafid.jdbc.segment;
 
+import java.util.stream.Collectors;
+import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
+import java.io.IOException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -75,7 +79,7 @@ class ReservationRetryTest {
         String tag = database.newTag("retry-deadlock", 0, 100);
         LeafAllocRepository store = new LeafAllocRepository(LeafSqlSessions.create(pool(database, null)));
         AllocRow before = store.reserve(tag, 100); // its mark exists from here on
-        database.update("CREATE TABLE IF NOT EXISTS retry_ballast (n int NOT NULL) ENGINE=InnoDB");
+        database.update(ballastTable());
 
         try (Connection operator = database.connect(); Statement sql = operator.createStatement()) {
             operator.setAutoCommit(false);
@@ -207,5 +211,13 @@ class ReservationRetryTest {
         }
         pools.add(pool);
         return pool;
+    }
+
+    /** The DDL of the scratch table, kept beside the tests' other SQL rather than in Java. */
+    private static String ballastTable() throws IOException {
+        try (InputStream in = ReservationRetryTest.class.getResourceAsStream("/sql/retry_ballast.sql")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(line -> !line.startsWith("--")).collect(Collectors.joining("\n")).strip();
+        }
     }
 }
