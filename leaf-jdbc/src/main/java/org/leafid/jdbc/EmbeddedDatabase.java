@@ -2,15 +2,12 @@ package org.leafid.jdbc;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import org.apache.ibatis.jdbc.ScriptRunner;
 
 /** Where the embedded H2 database lives when no {@code leaf.jdbc.url} is set, and its schema. */
 public final class EmbeddedDatabase {
@@ -67,13 +64,7 @@ public final class EmbeddedDatabase {
             if (in == null) {
                 throw new IOException(SAMPLES + " is missing from the classpath");
             }
-            ScriptRunner runner = new ScriptRunner(connection);
-            runner.setLogWriter(null);
-            runner.setStopOnError(true);
-            runner.setAutoCommit(true);
-            try (Reader script = new InputStreamReader(in, StandardCharsets.UTF_8)) {
-                runner.runScript(script);
-            }
+            TableScripts.runStatements(connection, new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
     }
 

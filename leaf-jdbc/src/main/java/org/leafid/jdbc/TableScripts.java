@@ -74,6 +74,16 @@ public final class TableScripts {
             }
             return;
         }
+        runStatements(connection, script);
+    }
+
+    /**
+     * Runs {@code script} (MySQL's words) statement by statement, committing each: a script of
+     * {@code sql/}, or the embedded database's sample rows.
+     *
+     * @throws SQLException as the database refused a statement
+     */
+    static void runStatements(Connection connection, String script) throws SQLException {
         ScriptRunner runner = new ScriptRunner(connection);
         runner.setLogWriter(null);
         runner.setErrorLogWriter(null);

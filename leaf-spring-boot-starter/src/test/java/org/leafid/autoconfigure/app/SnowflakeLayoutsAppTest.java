@@ -147,6 +147,8 @@ class SnowflakeLayoutsAppTest {
             try (ConfigurableApplicationContext application = start(disposable.toArray(String[]::new))) {
                 workerIds.add(application.getBean(WorkerIdHolder.class).lease().workerId());
                 SnowflakeGenerator generator = application.getBean(SnowflakeGenerator.class);
+                assertThat(generator.borrowing()).as("a disposable id is never another's: borrowing unbounded")
+                        .isEqualTo(Borrowing.UNBOUNDED);
                 // Unbounded borrowing: far more IDs than the seconds of the reservation hold, at once.
                 long[] ids = generator.nextIds(100_000);
                 assertThat(generator.layout().decode(ids[ids.length - 1]).workerId()).isEqualTo(workerIds.get(start));
