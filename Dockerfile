@@ -10,6 +10,7 @@ COPY mvnw pom.xml ./
 COPY leaf-core/pom.xml leaf-core/
 COPY leaf-client/pom.xml leaf-client/
 COPY leaf-jdbc/pom.xml leaf-jdbc/
+COPY leaf-test-support/pom.xml leaf-test-support/
 COPY leaf-zookeeper/pom.xml leaf-zookeeper/
 COPY leaf-redis/pom.xml leaf-redis/
 COPY leaf-spring-boot-starter/pom.xml leaf-spring-boot-starter/
@@ -20,6 +21,7 @@ RUN ./mvnw -B -q -pl leaf-server -am dependency:go-offline -Dmaven.test.skip=tru
 COPY leaf-core/src leaf-core/src
 COPY leaf-client/src leaf-client/src
 COPY leaf-jdbc/src leaf-jdbc/src
+COPY leaf-test-support/src leaf-test-support/src
 COPY leaf-zookeeper/src leaf-zookeeper/src
 COPY leaf-redis/src leaf-redis/src
 COPY leaf-spring-boot-starter/src leaf-spring-boot-starter/src

@@ -1,9 +1,9 @@
 package org.leafid.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.leafid.client.testing.LeafAnswers.appOf;
-import static org.leafid.client.testing.LeafAnswers.shardId;
-import static org.leafid.client.testing.LeafAnswers.shardOfId;
+import static org.leafid.testing.client.LeafAnswers.appOf;
+import static org.leafid.testing.client.LeafAnswers.shardId;
+import static org.leafid.testing.client.LeafAnswers.shardOfId;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -17,9 +17,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.leafid.client.testing.LeafAnswers;
-import org.leafid.client.testing.SocketHttpServer;
-import org.leafid.client.testing.SocketHttpServer.Responder;
+import org.leafid.testing.client.LeafAnswers;
+import org.leafid.testing.client.SocketHttpServer;
+import org.leafid.testing.client.SocketHttpServer.Responder;
 
 /**
  * A client with servers {@code [bad, good]}, each a real HTTP server on 127.0.0.1, the first one

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /** Which SQL Leaf speaks: from the url of its own pool, or by asking an application's DataSource. */

@@ -9,7 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /** {@link SqlFailures} on PostgreSQL's own answers, from a real server: each failure as the driver reports it. */
 class SqlFailuresPostgresTest {

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.Sleeper;
-import org.leafid.core.testing.FakeClock;
-import org.leafid.core.testing.RedisServerProcess;
+import org.leafid.testing.FakeClock;
+import org.leafid.testing.RedisServerProcess;
 
 /**
  * The Redis buffer against a redis-server of the test's own, which it kills and restarts, and

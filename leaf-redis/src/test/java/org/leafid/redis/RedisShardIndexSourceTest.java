@@ -16,7 +16,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.Sleeper;
-import org.leafid.core.testing.FakeClock;
+import org.leafid.testing.FakeClock;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**

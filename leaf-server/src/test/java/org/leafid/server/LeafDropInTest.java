@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.server.support.Http;
-import org.leafid.zookeeper.MeituanLeafNodes;
+import org.leafid.testing.zookeeper.MeituanLeafNodes;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.testing.RedisServerProcess;
+import org.leafid.testing.RedisServerProcess;
 import org.leafid.server.fault.FullFaultSuite;
 import org.leafid.server.support.Http;
 import org.springframework.boot.builder.SpringApplicationBuilder;

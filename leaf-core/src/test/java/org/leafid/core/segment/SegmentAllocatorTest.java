@@ -8,8 +8,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.testing.FakeClock;
-import org.leafid.core.testing.InMemorySegmentStore;
+import org.leafid.testing.FakeClock;
+import org.leafid.testing.InMemorySegmentStore;
 
 class SegmentAllocatorTest {
 

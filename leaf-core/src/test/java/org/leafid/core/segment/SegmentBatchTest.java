@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.testing.FakeClock;
-import org.leafid.core.testing.InMemorySegmentStore;
+import org.leafid.testing.FakeClock;
+import org.leafid.testing.InMemorySegmentStore;
 
 /** Batches of segment IDs, the issued count and the listeners metrics hang on. */
 class SegmentBatchTest {

@@ -14,7 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.leafid.core.testing.InMemorySegmentStore;
+import org.leafid.testing.InMemorySegmentStore;
 
 /** Many threads on one tag across hundreds of block switches, with a real loader pool. */
 class SegmentIdGeneratorConcurrencyTest {

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.leafid.core.LeafException;
-import org.leafid.core.testing.FakeClock;
-import org.leafid.core.testing.InMemorySegmentStore;
+import org.leafid.testing.FakeClock;
+import org.leafid.testing.InMemorySegmentStore;
 
 @Timeout(60)
 class SegmentIdGeneratorTest {

@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.testing.FakeClock;
+import org.leafid.testing.FakeClock;
 import org.leafid.core.testing.InMemoryShardStore;
 
 /** The double buffer over id_alloc, with loads run on the calling thread so each step is visible. */

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.Sleeper;
 import org.leafid.core.snowflake.SnowflakeLayout.Unit;
-import org.leafid.core.testing.FakeClock;
+import org.leafid.testing.FakeClock;
 import org.leafid.core.testing.FixedWorkerIdHolder;
 import org.leafid.core.worker.WorkerIdHolder;
 import org.leafid.core.worker.WorkerLease;

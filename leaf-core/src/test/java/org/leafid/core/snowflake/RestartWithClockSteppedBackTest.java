@@ -11,7 +11,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.testing.FakeClock;
+import org.leafid.testing.FakeClock;
 import org.leafid.core.worker.ReservationSink;
 import org.leafid.core.worker.ReservingWorkerIdHolder;
 

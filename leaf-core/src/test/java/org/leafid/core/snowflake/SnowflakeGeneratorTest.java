@@ -10,7 +10,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.testing.FakeClock;
+import org.leafid.testing.FakeClock;
 import org.leafid.core.testing.FixedWorkerIdHolder;
 import org.leafid.core.worker.WorkerIdHolder;
 import org.leafid.core.worker.WorkerIdUnavailableException;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeId;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.testing.FakeClock;
+import org.leafid.testing.FakeClock;
 
 class ReservingWorkerIdHolderTest {
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.testing.StatementCounter;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * On PostgreSQL a reservation is one statement and no separate commit (one round trip), counted at the

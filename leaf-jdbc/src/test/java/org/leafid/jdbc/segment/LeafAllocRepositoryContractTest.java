@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
-import org.leafid.core.testing.SegmentStoreContractTest;
+import org.leafid.testing.SegmentStoreContractTest;
 import org.leafid.jdbc.HighWaterMarks;
 import org.leafid.jdbc.session.LeafSqlSessions;
 

@@ -1,7 +1,7 @@
 package org.leafid.jdbc.segment;
 
 import com.alibaba.druid.pool.DruidDataSource;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * The {@code SegmentStore} contract on PostgreSQL, {@code leaf_alloc} made by

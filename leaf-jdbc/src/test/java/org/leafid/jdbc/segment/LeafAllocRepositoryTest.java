@@ -23,9 +23,9 @@ import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
 import org.leafid.core.segment.StepPolicy;
-import org.leafid.core.testing.TcpProxy;
+import org.leafid.testing.TcpProxy;
 import org.leafid.jdbc.session.LeafSqlSessions;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * {@link LeafAllocRepository} on the real MySQL-protocol database where the {@code SegmentStore}

@@ -26,7 +26,7 @@ import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.jdbc.SqlFailures.TryAgain;
 import org.leafid.jdbc.session.LeafSqlSessions;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * Reservations the database answers "try again" are run again, not turned into failures: many

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.leafid.core.shard.ShardBlock;
 import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.testing.StatementCounter;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * On PostgreSQL a shard block is one statement without a commit of its own; a row set back below its

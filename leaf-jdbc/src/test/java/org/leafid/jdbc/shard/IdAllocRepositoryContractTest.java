@@ -14,7 +14,7 @@ import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardBlock;
 import org.leafid.core.shard.ShardStore;
 import org.leafid.core.shard.ShardStoreException;
-import org.leafid.core.testing.ShardStoreContractTest;
+import org.leafid.testing.ShardStoreContractTest;
 import org.leafid.jdbc.session.LeafSqlSessions;
 
 /**

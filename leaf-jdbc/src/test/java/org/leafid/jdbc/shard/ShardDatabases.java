@@ -8,7 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.leafid.jdbc.EmbeddedDatabase;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * Pools on the two databases the shard tables are tested on, each with EMPTY shard tables: the

@@ -21,7 +21,7 @@ import org.leafid.core.Sleeper;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeId;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.testing.RedisServerProcess;
+import org.leafid.testing.RedisServerProcess;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.worker.WorkerCacheFiles;

@@ -19,7 +19,7 @@ import org.leafid.autoconfigure.client.LeafClientAutoConfiguration;
 import org.leafid.autoconfigure.client.LeafClientHealthIndicator;
 import org.leafid.client.LeafClient;
 import org.leafid.client.LeafUnknownKeyException;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.leafid.server.support.TestServerKeys;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Status;

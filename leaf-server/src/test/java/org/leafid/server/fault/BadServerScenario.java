@@ -19,10 +19,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.leafid.client.LeafClient;
-import org.leafid.client.testing.LeafAnswers;
-import org.leafid.client.testing.SocketHttpServer;
-import org.leafid.client.testing.SocketHttpServer.Responder;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.client.LeafAnswers;
+import org.leafid.testing.client.SocketHttpServer;
+import org.leafid.testing.client.SocketHttpServer.Responder;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * leaf-client with servers {@code [bad, good]}: {@code good} a real server process,

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.leafid.core.shard.ShardId;
-import org.leafid.core.testing.RedisServerProcess;
+import org.leafid.testing.RedisServerProcess;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
 

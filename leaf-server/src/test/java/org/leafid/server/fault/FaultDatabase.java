@@ -8,8 +8,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.leafid.core.testing.TcpProxy;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.TcpProxy;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * The MySQL-protocol database of the fault suite: when the test user may create one, a database

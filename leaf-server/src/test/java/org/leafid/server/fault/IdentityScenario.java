@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.curator.test.TestingServer;
-import org.leafid.core.testing.RedisServerProcess;
+import org.leafid.testing.RedisServerProcess;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
 

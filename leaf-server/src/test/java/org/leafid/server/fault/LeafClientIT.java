@@ -29,7 +29,7 @@ import org.leafid.client.LeafInvalidInputException;
 import org.leafid.client.LeafUnavailableException;
 import org.leafid.client.LeafUnknownKeyException;
 import org.leafid.client.ShardIds;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * leaf-client against two real server processes on one MariaDB database (the test database's

@@ -9,7 +9,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
 

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.leafid.core.shard.ShardId;
-import org.leafid.core.testing.RedisServerProcess;
+import org.leafid.testing.RedisServerProcess;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
 

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.curator.test.TestingServer;
-import org.leafid.core.testing.TcpProxy;
+import org.leafid.testing.TcpProxy;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.leafid.core.snowflake.SnowflakeId;
-import org.leafid.core.testing.TcpProxy;
+import org.leafid.testing.TcpProxy;
 import org.leafid.server.fault.RawHttp;
 import org.leafid.server.support.RunningServerTest;
 import org.leafid.server.support.TestServerKeys;

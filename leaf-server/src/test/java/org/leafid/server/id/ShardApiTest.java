@@ -24,7 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.shard.ShardId;
 import org.leafid.core.shard.ShardLimit;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.leafid.server.fault.RawHttp;
 import org.leafid.server.support.Http;
 import org.leafid.server.support.TestServerKeys;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.shard.ShardId;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.leafid.server.LeafServerApplication;
 import org.leafid.server.support.Http;
 import org.springframework.boot.builder.SpringApplicationBuilder;

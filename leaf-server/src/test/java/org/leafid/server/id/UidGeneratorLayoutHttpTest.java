@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.testing.FakeClock;
+import org.leafid.testing.FakeClock;
 import org.leafid.server.LeafServerApplication;
 import org.leafid.server.support.Http;
 import org.springframework.boot.builder.SpringApplicationBuilder;

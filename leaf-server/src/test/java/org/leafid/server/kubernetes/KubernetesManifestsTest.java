@@ -26,7 +26,7 @@ import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.leafid.autoconfigure.snowflake.kubernetes.KubernetesSettings;
 import org.leafid.autoconfigure.snowflake.kubernetes.PodOrdinal;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.convert.DurationStyle;

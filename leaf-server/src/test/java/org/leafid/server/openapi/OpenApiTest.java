@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.leafid.server.problem.ProblemType;
 import org.leafid.server.support.TestServerKeys;
 import org.springframework.beans.factory.annotation.Autowired;

@@ -7,8 +7,8 @@ import java.io.UncheckedIOException;
 import org.junit.jupiter.api.BeforeEach;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.testing.TcpProxy;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.TcpProxy;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Supplier;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /** The keys every test of a running server sets: its database and a data directory of its own. */

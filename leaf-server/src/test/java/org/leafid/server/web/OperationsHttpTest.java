@@ -19,7 +19,7 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.leafid.core.testing.TcpProxy;
+import org.leafid.testing.TcpProxy;
 import org.leafid.server.support.RunningServerTest;
 import org.leafid.server.support.TestServerKeys;
 import org.springframework.boot.test.context.SpringBootTest;

@@ -15,7 +15,7 @@ import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.WorkerIdHolder;
 import org.leafid.core.worker.WorkerIdRegistry;
-import org.leafid.core.testing.InMemorySegmentStore;
+import org.leafid.testing.InMemorySegmentStore;
 import org.leafid.jdbc.segment.LeafAllocRepository;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.shard.ShardIdGenerator;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;

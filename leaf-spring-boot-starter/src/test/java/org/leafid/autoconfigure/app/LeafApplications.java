@@ -3,7 +3,7 @@ package org.leafid.autoconfigure.app;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;

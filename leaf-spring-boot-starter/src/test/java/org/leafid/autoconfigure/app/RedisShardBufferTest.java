@@ -29,7 +29,7 @@ import org.leafid.autoconfigure.shard.ShardAppRefresher;
 import org.leafid.autoconfigure.shard.ShardBufferStatus;
 import org.leafid.core.shard.ShardId;
 import org.leafid.core.shard.ShardIdGenerator;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.leafid.redis.RedisShardIndexSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

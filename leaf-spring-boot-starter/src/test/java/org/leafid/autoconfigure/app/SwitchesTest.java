@@ -22,7 +22,7 @@ import org.leafid.core.segment.SegmentStore;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.worker.WorkerIdHolder;
 import org.leafid.core.worker.WorkerIdRegistry;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.leafid.zookeeper.ZkPaths;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;

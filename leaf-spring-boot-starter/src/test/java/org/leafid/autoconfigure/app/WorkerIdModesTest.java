@@ -26,7 +26,7 @@ import org.leafid.core.worker.WorkerIdHolder;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.WorkerLease;
 import org.leafid.core.worker.local.LocalWorkerIdRegistry;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.leafid.jdbc.worker.mysql.MysqlWorkerIdRegistry;
 import org.leafid.redis.worker.RedisWorkerIdRegistry;
 import org.leafid.redis.worker.RedisWorkerSettings;

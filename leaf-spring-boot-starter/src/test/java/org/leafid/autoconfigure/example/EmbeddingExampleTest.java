@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.leafid.autoconfigure.app.ConcurrentIds;
 import org.leafid.autoconfigure.app.LeafApplications;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**

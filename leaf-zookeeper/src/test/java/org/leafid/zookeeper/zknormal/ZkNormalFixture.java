@@ -13,7 +13,7 @@ import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.testing.FakeClock;
+import org.leafid.testing.FakeClock;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.ReservingWorkerIdHolder;

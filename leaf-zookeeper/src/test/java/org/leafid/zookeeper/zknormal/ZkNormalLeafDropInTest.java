@@ -26,13 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeId;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.core.testing.FakeClock;
+import org.leafid.testing.FakeClock;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.worker.WorkerIdRegistry.Registration;
 import org.leafid.core.worker.WorkerIdUnavailableException;
-import org.leafid.zookeeper.MeituanLeafNodes;
+import org.leafid.testing.zookeeper.MeituanLeafNodes;
 import org.slf4j.LoggerFactory;
 
 /**

@@ -9,7 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.testing.WorkerIdRegistryOutageContractTest;
+import org.leafid.testing.WorkerIdRegistryOutageContractTest;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerIdRegistry;
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.core.snowflake.SnowflakeGenerator;
-import org.leafid.core.testing.FakeClock;
+import org.leafid.testing.FakeClock;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.ReservingWorkerIdHolder;

@@ -12,7 +12,7 @@ import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.leafid.core.testing.WorkerIdRegistryOutageContractTest;
+import org.leafid.testing.WorkerIdRegistryOutageContractTest;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.zookeeper.ZkPaths;

@@ -2,7 +2,7 @@ package org.leafid.core.worker.kubernetes;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.testing.WorkerIdRegistryContractTest;
+import org.leafid.testing.WorkerIdRegistryContractTest;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.core.worker.WorkerIdRegistry;

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.testing.WorkerIdRegistryContractTest;
+import org.leafid.testing.WorkerIdRegistryContractTest;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.core.worker.WorkerIdRegistry;

@@ -5,11 +5,11 @@ import java.util.List;
 import com.alibaba.druid.pool.DruidDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.leafid.core.testing.WorkerIdRegistryContractTest;
+import org.leafid.testing.WorkerIdRegistryContractTest;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.jdbc.session.LeafSqlSessions;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * The worker-id registry contract for {@code disposable} on uid-generator's {@code WORKER_NODE}

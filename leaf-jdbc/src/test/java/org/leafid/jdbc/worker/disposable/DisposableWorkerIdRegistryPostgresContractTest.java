@@ -1,6 +1,6 @@
 package org.leafid.jdbc.worker.disposable;
 
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /** The {@code disposable} mode's contract on uid-generator's table made by {@code sql/postgresql/worker_node.sql}. */
 class DisposableWorkerIdRegistryPostgresContractTest extends DisposableWorkerIdRegistryContractTest {

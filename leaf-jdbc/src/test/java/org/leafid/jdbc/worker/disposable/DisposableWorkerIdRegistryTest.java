@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.jdbc.session.LeafSqlSessions;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * {@code disposable} on MariaDB, in uid-generator's terms: a row per start, the row's {@code ID}

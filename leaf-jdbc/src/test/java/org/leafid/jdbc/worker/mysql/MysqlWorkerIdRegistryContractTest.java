@@ -9,14 +9,14 @@ import com.alibaba.druid.pool.DruidDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.testing.TcpProxy;
-import org.leafid.core.testing.WorkerIdRegistryOutageContractTest;
+import org.leafid.testing.TcpProxy;
+import org.leafid.testing.WorkerIdRegistryOutageContractTest;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.jdbc.session.LeafSqlSessions;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * The worker-id registry contract for {@code mysql} on the real test database, reached through

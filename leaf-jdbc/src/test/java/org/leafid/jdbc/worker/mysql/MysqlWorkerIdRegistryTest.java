@@ -19,8 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.testing.FakeClock;
-import org.leafid.core.testing.TcpProxy;
+import org.leafid.testing.FakeClock;
+import org.leafid.testing.TcpProxy;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.ReservingWorkerIdHolder;
@@ -28,7 +28,7 @@ import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.core.worker.WorkerIdLostException;
 import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.jdbc.session.LeafSqlSessions;
-import org.leafid.jdbc.testing.TestDatabase;
+import org.leafid.testing.jdbc.TestDatabase;
 
 /**
  * {@link MysqlWorkerIdRegistry} against the real MySQL-protocol database, driven by the holder and

@@ -1,4 +1,4 @@
-package org.leafid.client.testing;
+package org.leafid.testing.client;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package org.leafid.zookeeper;
+package org.leafid.testing.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

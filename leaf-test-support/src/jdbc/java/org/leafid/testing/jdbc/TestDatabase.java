@@ -1,4 +1,4 @@
-package org.leafid.jdbc.testing;
+package org.leafid.testing.jdbc;
 
 import com.alibaba.druid.pool.DruidDataSource;
 import java.nio.file.Files;
@@ -15,7 +15,7 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
-import org.leafid.core.testing.TcpProxy;
+import org.leafid.testing.TcpProxy;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.TableScripts;
 import org.testcontainers.DockerClientFactory;

@@ -1,4 +1,4 @@
-package org.leafid.core.testing;
+package org.leafid.testing;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package org.leafid.core.testing;
+package org.leafid.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

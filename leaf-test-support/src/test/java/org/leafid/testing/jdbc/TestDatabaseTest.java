@@ -1,4 +1,4 @@
-package org.leafid.jdbc.testing;
+package org.leafid.testing.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package org.leafid.client.testing;
+package org.leafid.testing.client;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,8 +11,8 @@ import java.util.function.Function;
 import java.util.function.IntToLongFunction;
 import java.util.stream.IntStream;
 import org.leafid.client.ShardIds;
-import org.leafid.client.testing.SocketHttpServer.Request;
-import org.leafid.client.testing.SocketHttpServer.Responder;
+import org.leafid.testing.client.SocketHttpServer.Request;
+import org.leafid.testing.client.SocketHttpServer.Responder;
 
 /**
  * Answers for a {@link SocketHttpServer}: a well-behaved Leaf server's ({@link #good()}), and the
