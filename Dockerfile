@@ -27,8 +27,13 @@ COPY leaf-redis/src leaf-redis/src
 COPY leaf-spring-boot-starter/src leaf-spring-boot-starter/src
 COPY leaf-server/src leaf-server/src
 COPY sql sql
+# The server is leaf-server.jar plus lib/ beside it; lib/ is split so that the libraries of others
+# (which change with a dependency update only) make a layer of their own.
 RUN ./mvnw -B -q -pl leaf-server -am -Dmaven.test.skip=true package \
-    && java -Djarmode=tools -jar leaf-server/target/leaf-server.jar extract --layers --destination /layers
+    && mkdir -p /layers/dependencies/lib /layers/application/lib \
+    && cp leaf-server/target/lib/leaf-*.jar /layers/application/lib/ \
+    && find leaf-server/target/lib -name '*.jar' ! -name 'leaf-*.jar' -exec cp {} /layers/dependencies/lib/ \; \
+    && cp leaf-server/target/leaf-server.jar /layers/application/
 
 # Java 25 at run time (the classes are Java 17): its AOT cache halves the start (BENCHMARKS.md,
 # leaf-bench/start-bench.sh).
@@ -38,14 +43,12 @@ RUN groupadd --system --gid 10001 leaf && useradd --system --uid 10001 --gid lea
 WORKDIR /app
 # Layers from the least to the most often changed, so an image update ships only the last ones.
 COPY --from=build /layers/dependencies/ ./
-COPY --from=build /layers/spring-boot-loader/ ./
-COPY --from=build /layers/snapshot-dependencies/ ./
 COPY --from=build /layers/application/ ./
 # The AOT cache (classes loaded and linked) from one training start of the embedded default,
 # stopped once the context is up; made by this image's own JVM, which is the only one it fits.
 RUN java -XX:AOTCacheOutput=/app/leaf.aot -Xlog:cds=off -Xlog:aot=off -Dspring.context.exit=onRefresh \
-        -jar /app/leaf-server.jar --leaf.data-dir=/tmp/training --server.port=0 > /tmp/training.log 2>&1; \
-    test -s /app/leaf.aot || { cat /tmp/training.log; exit 1; }; rm -rf /tmp/training /tmp/training.log
+        -jar /app/leaf-server.jar --leaf.data-dir=/tmp/training --server.port=0 --leaf.snowflake.port=8080 > /tmp/training.log 2>&1; \
+    test -s /app/leaf.aot && ! grep -q 'APPLICATION FAILED TO START' /tmp/training.log || { cat /tmp/training.log; exit 1; }; rm -rf /tmp/training /tmp/training.log
 USER leaf
 EXPOSE 8080
 VOLUME /app/data

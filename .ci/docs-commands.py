@@ -87,13 +87,15 @@ def free_port():
 
 class Server:
     """The quick start's `java -jar leaf-server/target/leaf-server.jar`, from a copy of the jar in a
-    directory of its own (its ./data goes there), on a free port instead of 8080."""
+    directory of its own (its ./data goes there) with a link to the lib/ beside the built jar, on a
+    free port instead of 8080."""
 
     def __init__(self, work, env, *args, properties=()):
         self.port = free_port()
         self.dir = tempfile.mkdtemp(dir=work)
         jar = os.path.join(self.dir, "leaf-server.jar")
         shutil.copy(JAR, jar)
+        os.symlink(os.path.join(os.path.dirname(JAR), "lib"), os.path.join(self.dir, "lib"))
         if properties:
             with open(os.path.join(self.dir, "leaf.properties"), "w") as file:
                 file.write("\n".join(properties) + "\n")

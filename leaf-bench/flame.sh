@@ -57,8 +57,8 @@ trap cleanup EXIT
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 base="http://127.0.0.1:$port"
 read -r -a extra_args <<< "${SERVER_ARGS:-}"
-(cd "$work" && LOADER_PATH="$here/target/classes" exec java -Xmx256m -XX:+UnlockDiagnosticVMOptions \
-    -XX:+DebugNonSafepoints -jar "$jar" --spring.main.sources=org.leafid.bench.http.NoopEndpoint \
+(cd "$work" && exec java -Xmx256m -XX:+UnlockDiagnosticVMOptions \
+    -XX:+DebugNonSafepoints -cp "$here/target/classes:$jar" org.leafid.server.LeafServerApplication --spring.main.sources=org.leafid.bench.http.NoopEndpoint \
     --leaf.data-dir="$work/data" --server.address=127.0.0.1 --server.port="$port" "${extra_args[@]}") \
     > "$work/server.log" 2>&1 &
 pid=$!

@@ -6,8 +6,8 @@
 # 1. installs wrk if missing (Debian package) and builds leaf-server/target/leaf-server.jar and
 #    leaf-bench's classes if missing;
 # 2. starts the server with -Xmx256m, leaf-bench's NoopEndpoint added (GET /bench/noop, answering
-#    like a single-ID call but issuing nothing; LOADER_PATH=leaf-bench/target/classes, which the
-#    jar's launcher reads, and --spring.main.sources), a fresh temporary leaf.data-dir and a free port
+#    like a single-ID call but issuing nothing: leaf-bench/target/classes ahead of the jar on the
+#    class path, and --spring.main.sources), a fresh temporary leaf.data-dir and a free port
 #    on 127.0.0.1, and reports the time from launch to readiness;
 # 3. warms up in rounds of wrk on each endpoint in turn (WARMUP_SECONDS each, default 10) until
 #    the no-op endpoint's req/s is within 5 % of the previous round's (at least 2 rounds, at most
@@ -146,7 +146,7 @@ read -r -a extra_args <<< "${SERVER_ARGS:-}"
 log "starting leaf-server on 127.0.0.1:$port (-Xmx256m, with /bench/noop, data dir $work/data, cores $cores) ${extra_args[*]}"
 launched_ns="$(date +%s%N)"
 # From the work directory, so that no ./leaf.properties of the caller's is picked up.
-(cd "$work" && LOADER_PATH="$noop_classes" exec "${on_server[@]}" java -Xmx256m -jar "$jar" \
+(cd "$work" && exec "${on_server[@]}" java -Xmx256m -cp "$noop_classes:$jar" org.leafid.server.LeafServerApplication \
     --spring.main.sources=org.leafid.bench.http.NoopEndpoint --leaf.data-dir="$work/data" \
     --server.address=127.0.0.1 --server.port="$port" "${extra_args[@]}") > "$server_log" 2>&1 &
 pid=$!

@@ -10,8 +10,8 @@
 #        segment mode on MariaDB/MySQL (below).
 # Both are polled every 20 ms. The variants:
 #   jar      java -jar leaf-server.jar, the java on the PATH (the plain start, the baseline);
-#   cds      the extracted jar with an AppCDS archive (ops/start-cache.sh), the java on the PATH;
-#   aot      the extracted jar with a JDK 25 AOT cache (ops/start-cache.sh), when a JDK 25 or newer
+#   cds      the jar with an AppCDS archive (ops/start-cache.sh), the java on the PATH;
+#   aot      the jar with a JDK 25 AOT cache (ops/start-cache.sh), when a JDK 25 or newer
 #            is found: $JAVA25, or /usr/lib/jvm/*25*;
 #   base     java -jar $BASELINE_JAR (an earlier commit's build), so that a change is measured
 #            against its baseline in one run;

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Prepares leaf-server for a fast start: extracts the jar (Spring Boot's `-Djarmode=tools extract`:
-# the application jar plus lib/, which the JVM opens faster than nested jars) and makes a class
-# cache from one training start of the embedded default, stopped as soon as the context is up
+# Prepares leaf-server for a fast start: makes a class cache of the jar (and the lib/ beside it)
+# from one training start of the embedded default, stopped as soon as the context is up
 # (-Dspring.context.exit=onRefresh):
 #   - JDK 25 or newer: an AOT cache (-XX:AOTCacheOutput, JEP 483/514): classes loaded and linked;
 #   - JDK 17 to 24:    a dynamic AppCDS archive (-XX:ArchiveClassesAtExit).
-# The cache belongs to the JVM that made it: start with the same `java`.
+# The cache belongs to the JVM that made it and to the jars it was made from: start with the same
+# `java`, and make it again after replacing leaf-server.jar or lib/.
 #
 #   ops/start-cache.sh [JAR] [DIR] [JAVA]
 #     JAR   default leaf-server/target/leaf-server.jar
@@ -21,6 +21,7 @@ java="${3:-java}"
 fail() { echo "start-cache.sh: $*" >&2; exit 1; }
 
 [ -f "$jar" ] || fail "$jar does not exist: build it with ./mvnw -q -DskipTests package"
+[ -d "$(dirname "$jar")/lib" ] || fail "$(dirname "$jar")/lib does not exist: the jar needs the lib/ it was built with beside it"
 command -v "$java" >/dev/null || fail "$java is not a command"
 version="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')"
 [ -n "$version" ] || fail "could not tell the Java version of $java"
@@ -28,9 +29,7 @@ version="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.s
 
 rm -rf "$dir"
 mkdir -p "$dir"
-"$java" -Djarmode=tools -jar "$jar" extract --destination "$dir/app" >/dev/null \
-    || fail "could not extract $jar"
-app_jar="$dir/app/$(basename "$jar")"
+app_jar="$(cd "$(dirname "$jar")" && pwd)/$(basename "$jar")"
 
 if [ "$version" -ge 25 ]; then
     cache="$dir/leaf.aot"
@@ -45,14 +44,18 @@ else
 fi
 
 # The training start: the embedded default in a throw-away data directory, on a free port,
-# stopped once the context is refreshed. Its classes are what every start loads.
+# stopped once the context is refreshed. Its classes are what every start loads. With port 0 the
+# snowflake worker id needs a port of its own (leaf.snowflake.port), or the start stops early and
+# the cache holds only the classes loaded until then.
 training="$(mktemp -d)"
 trap 'rm -rf "$training"' EXIT
 if ! (cd "$training" && "$java" "${record[@]}" -Dspring.context.exit=onRefresh \
-        -jar "$app_jar" --leaf.data-dir="$training/data" --server.port=0 --server.address=127.0.0.1 \
+        -jar "$app_jar" --leaf.data-dir="$training/data" --server.port=0 --leaf.snowflake.port=8080 --server.address=127.0.0.1 \
         > "$dir/training.log" 2>&1); then
     # onRefresh ends the JVM with a non-zero status on some versions; the cache is what counts.
     [ -s "$cache" ] || { tail -n 20 "$dir/training.log" >&2; fail "the training start made no cache"; }
 fi
+grep -q "APPLICATION FAILED TO START" "$dir/training.log" \
+    && { tail -n 20 "$dir/training.log" >&2; fail "the training start failed; a cache of it would miss most classes"; }
 [ -s "$cache" ] || { tail -n 20 "$dir/training.log" >&2; fail "the training start made no cache ($cache)"; }
 echo "$java ${use[*]} -jar $app_jar"

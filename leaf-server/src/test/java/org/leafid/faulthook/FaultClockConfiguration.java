@@ -22,7 +22,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * A clock that a test can move from outside the process. <b>For tests only</b>: this class is not
  * in the server jar. The fault suite adds it to a server process it starts with
- * {@code LOADER_PATH=target/fault-hook} (the jar's launcher reads classes from there too) and
+ * {@code java -cp target/fault-hook:leaf-server.jar org.leafid.server.LeafServerApplication} and
  * {@code --spring.main.sources=org.leafid.faulthook.FaultClockConfiguration}, and it still
  * needs the Spring profile {@code fault-injection}. It lives outside {@code org.leafid.server}, so
  * the server's component scan never finds it, not even in the in-process tests.

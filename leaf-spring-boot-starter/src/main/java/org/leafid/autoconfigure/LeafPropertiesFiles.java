@@ -55,7 +55,7 @@ class LeafPropertiesFiles implements EnvironmentPostProcessor, Ordered {
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        Map<Path, String> files = candidates();
+        Map<Path, String> files = candidates(application);
         List<PropertySource<?>> read = new ArrayList<>();
         files.forEach((file, where) -> read.addAll(load(new FileSystemResource(file), where)));
         ClassPathResource onClasspath = new ClassPathResource(FILE_NAME, application.getClassLoader());
@@ -75,11 +75,16 @@ class LeafPropertiesFiles implements EnvironmentPostProcessor, Ordered {
                 : "Read " + String.join(", ", listed) + " (first wins)");
     }
 
-    /** The existing files of the working directory and the jar's directory, by real path, that order. */
-    private static Map<Path, String> candidates() {
+    /**
+     * The existing files of the working directory and the jar's directory, by real path, that order.
+     * The jar is the one of the application's main class: this class's own jar is a library of it,
+     * in lib/ beside leaf-server.jar or nested in an application's jar.
+     */
+    private static Map<Path, String> candidates(SpringApplication application) {
         Map<Path, String> files = new LinkedHashMap<>();
         addIfExists(files, Path.of(FILE_NAME).toAbsolutePath(), "working directory");
-        File jar = new ApplicationHome(LeafPropertiesFiles.class).getSource();
+        Class<?> mainClass = application.getMainApplicationClass();
+        File jar = new ApplicationHome(mainClass != null ? mainClass : LeafPropertiesFiles.class).getSource();
         if (jar != null && jar.isFile()) {
             addIfExists(files, jar.toPath().toAbsolutePath().resolveSibling(FILE_NAME), "beside the jar");
         }

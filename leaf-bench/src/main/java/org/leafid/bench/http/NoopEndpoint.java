@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code text/plain;charset=UTF-8} with its length), so its req/s is what the web stack costs.
  *
  * <p>Not in the server jar: {@code http-bench.sh} adds this module's classes to the server it
- * starts ({@code LOADER_PATH}, read by the jar's launcher) and names this class in
+ * starts (ahead of the jar on its class path) and names this class in
  * {@code --spring.main.sources}.
  */
 @RestController

@@ -89,8 +89,10 @@ class ReservationRetryTest {
             }
             sql.executeUpdate("UPDATE leaf_high_water SET high = high WHERE name = 'leaf_alloc:" + tag + "'");
             Future<AllocRow> reservation = threads.submit(() -> store.reserve(tag, 100));
+            // INNODB_TRX is server-wide: only a lock wait in this test's database is the reservation's.
             await().atMost(Duration.ofSeconds(20)).until(() -> database.number(
-                    "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'") > 0);
+                    "SELECT COUNT(*) FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p"
+                    + " ON p.ID = t.trx_mysql_thread_id WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()") > 0);
             // The reservation holds leaf_alloc's row and waits for the mark; this waits for the row: a deadlock.
             sql.executeUpdate("UPDATE leaf_alloc SET description = description WHERE biz_tag = '" + tag + "'");
             operator.commit();

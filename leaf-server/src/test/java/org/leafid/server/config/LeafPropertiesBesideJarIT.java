@@ -34,6 +34,8 @@ class LeafPropertiesBesideJarIT {
     void leafPropertiesBesideTheJarIsReadWhenStartedFromAnotherDirectory() throws Exception {
         Path jarDir = Files.createDirectories(temp.resolve("install"));
         Path jar = Files.copy(builtJar(), jarDir.resolve("leaf-server.jar"));
+        // An installation is the jar and its lib/ (which the jar's manifest names); a link saves the copy.
+        Files.createSymbolicLink(jarDir.resolve("lib"), builtJar().resolveSibling("lib"));
         Files.writeString(jarDir.resolve("leaf.properties"), """
                 # beside the jar
                 leaf.segment.enable=false

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.leafid.faulthook.FaultClockConfiguration;
@@ -51,10 +50,9 @@ final class ClockScenario {
         List<String> arguments = context.baseArguments("clock", "--spring.profiles.active=fault-injection",
                 "--spring.main.sources=" + FaultClockConfiguration.class.getName());
         arguments.addAll(context.database.serverArguments(context.database.url()));
-        // The hook is not in the jar: its launcher adds the classes of LOADER_PATH (see FaultClockConfiguration).
-        Map<String, String> environment = new HashMap<>(context.database.serverEnvironment());
-        environment.put("LOADER_PATH", FAULT_HOOK.toString());
-        ServerProcess server = context.fleet.server("clock", arguments, environment);
+        // The hook is not in the jar: it comes ahead of the jar on the class path (see FaultClockConfiguration).
+        ServerProcess server = context.fleet.server("clock", arguments, context.database.serverEnvironment())
+                .withClasses(FAULT_HOOK);
         server.start().awaitReady(Duration.ofSeconds(90));
         List<ClientSpec> specs = new ArrayList<>();
         for (int c = 0; c < CLIENTS; c++) {

@@ -2,6 +2,7 @@ package org.leafid.server.fault;
 
 import static org.awaitility.Awaitility.await;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -21,13 +22,15 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * One real server: {@code java -Xmx256m -jar leaf-server.jar} on 127.0.0.1, with its own port,
+ * One real server: {@code java -Xmx256m -jar leaf-server.jar} (lib/ beside it) on 127.0.0.1, with its own port,
  * data directory and log file. It can be killed ({@code kill -9}) and started again on the same
  * port and data directory; each start appends to the same log.
  */
 final class ServerProcess {
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    /** The jar's Main-Class, named when other classes come ahead of the jar on the class path. */
+    private static final String MAIN_CLASS = "org.leafid.server.LeafServerApplication";
     /** Environment prefixes that would configure the child from the test JVM's environment. */
     private static final List<String> HOSTILE_ENV = List.of("LEAF_", "SPRING_", "SERVER_", "MANAGEMENT_",
             "LOGGING_", "LOADER_", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS");
@@ -41,6 +44,8 @@ final class ServerProcess {
     private final Map<String, String> environment;
     private final HttpClient probe = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(PROBE_TIMEOUT).build();
+    /** Class directories put ahead of the jar, e.g. the fault suite's clock hook; none for a plain start. */
+    private final List<Path> addedClasses = new ArrayList<>();
     private Process process;
     private int starts;
 
@@ -71,14 +76,32 @@ final class ServerProcess {
         return log;
     }
 
+    /**
+     * Starts this server with the classes of {@code directory} on its class path, ahead of the jar's:
+     * {@code java -cp <directory>:leaf-server.jar <main class>} instead of {@code java -jar}, which
+     * takes no other class path.
+     */
+    synchronized ServerProcess withClasses(Path directory) {
+        addedClasses.add(directory);
+        return this;
+    }
+
     /** Starts the process (again, after a kill or stop) with the same port, data dir and arguments. */
     synchronized ServerProcess start() {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException(name + " is already running");
         }
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-jar", jar.toString(), "--server.port=" + port, "--leaf.data-dir=" + dataDir));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+        if (addedClasses.isEmpty()) {
+            command.addAll(List.of("-jar", jar.toString()));
+        } else {
+            List<String> classPath = new ArrayList<>();
+            addedClasses.forEach(directory -> classPath.add(directory.toString()));
+            classPath.add(jar.toString());
+            command.addAll(List.of("-cp", String.join(File.pathSeparator, classPath), MAIN_CLASS));
+        }
+        command.addAll(List.of("--server.port=" + port, "--leaf.data-dir=" + dataDir));
         command.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(dataDir.toFile()) // no ./leaf.properties of the developer's is picked up

@@ -33,6 +33,8 @@ public final class TestDatabase {
 
     private static final String LOCAL_SERVER = "jdbc:mysql://127.0.0.1:3306/";
     private static final String LOCAL_DATABASE = "leaf_test";
+    /** Surefire's fork number, in the modules whose tests run in more than one JVM. */
+    private static final String FORK_PROPERTY = "leaftest.fork";
     /** {@code jdbc:<driver>://host:port/} + database + {@code ?parameters}. */
     private static final Pattern URL = Pattern.compile("^(jdbc:\\w+://[^/]+/)([^?;]*)(.*)$");
     /** A database name that needs no quoting rules beyond backticks, nor escaping. */
@@ -45,6 +47,8 @@ public final class TestDatabase {
     private static final String LOCAL_POSTGRES = "jdbc:postgresql://127.0.0.1:5432/";
     /** PostgreSQL's invalid_catalog_name: the database does not exist. */
     private static final String PG_UNKNOWN_DATABASE = "3D000";
+    /** PostgreSQL's duplicate_database: created by someone else between our look and our CREATE. */
+    private static final String PG_DUPLICATE_DATABASE = "42P04";
 
     private final String url;
     private final String user;
@@ -61,12 +65,25 @@ public final class TestDatabase {
 
     /** Found once per test JVM, on first use (the JVM's lazy class initialisation). */
     private static final class Shared {
-        static final TestDatabase INSTANCE = locate();
+        static final TestDatabase INSTANCE = ofThisJvm(locate());
     }
 
     /** The PostgreSQL database, found once per test JVM on first use. */
     private static final class SharedPostgres {
-        static final TestDatabase INSTANCE = locatePostgres();
+        static final TestDatabase INSTANCE = ofThisJvm(locatePostgres());
+    }
+
+    /**
+     * Where a module runs its test classes in several JVMs at once, each JVM gets a database of its
+     * own, {@code <database>_fork<n>} ({@code leaftest.fork}, Surefire's fork number, set in the
+     * module's pom): tests that empty a table or count rows must not meet another JVM's rows.
+     */
+    private static TestDatabase ofThisJvm(TestDatabase configured) {
+        String fork = System.getProperty(FORK_PROPERTY, "");
+        TestDatabase database = fork.isBlank() ? configured : configured.sibling("fork" + fork);
+        database.createIfMissing();
+        database.createTables();
+        return database;
     }
 
     /**
@@ -117,7 +134,15 @@ public final class TestDatabase {
      * @throws IllegalStateException when it is missing and this user may not create it
      */
     public TestDatabase derived(String suffix) {
-        return prepare(urlPart(1) + name() + "_" + suffix + urlPart(3), user, password);
+        TestDatabase database = sibling(suffix);
+        database.createIfMissing();
+        database.createTables();
+        return database;
+    }
+
+    /** {@code <this database>_<suffix>} on the same server, not created yet. */
+    private TestDatabase sibling(String suffix) {
+        return new TestDatabase(urlPart(1) + name() + "_" + suffix + urlPart(3), user, password);
     }
 
     /** Drops this database: for one a test created. */
@@ -321,7 +346,7 @@ public final class TestDatabase {
     private static TestDatabase locatePostgres() {
         String url = System.getenv("LEAF_TEST_PG_URL");
         if (url != null && !url.isBlank()) {
-            return prepare(url, envOr("LEAF_TEST_PG_USER", "postgres"), envOr("LEAF_TEST_PG_PASSWORD", ""));
+            return new TestDatabase(url, envOr("LEAF_TEST_PG_USER", "postgres"), envOr("LEAF_TEST_PG_PASSWORD", ""));
         }
         try {
             DriverManager.getConnection(LOCAL_POSTGRES + "postgres?connectTimeout=2", "postgres", "").close();
@@ -336,18 +361,18 @@ public final class TestDatabase {
             Assumptions.abort(how);
             throw new AssertionError("unreachable");
         }
-        return prepare(LOCAL_POSTGRES + LOCAL_DATABASE, "postgres", "");
+        return new TestDatabase(LOCAL_POSTGRES + LOCAL_DATABASE, "postgres", "");
     }
 
     private static TestDatabase locate() {
         String url = System.getenv("LEAF_TEST_JDBC_URL");
         if (url != null && !url.isBlank()) {
-            return prepare(url, envOr("LEAF_TEST_JDBC_USER", "root"), envOr("LEAF_TEST_JDBC_PASSWORD", ""));
+            return new TestDatabase(url, envOr("LEAF_TEST_JDBC_USER", "root"), envOr("LEAF_TEST_JDBC_PASSWORD", ""));
         }
         if (dockerAvailable()) {
             MySQLContainer mysql = new MySQLContainer("mysql:8.4");
             mysql.start();
-            return prepare(mysql.getJdbcUrl(), mysql.getUsername(), mysql.getPassword());
+            return new TestDatabase(mysql.getJdbcUrl(), mysql.getUsername(), mysql.getPassword());
         }
         try {
             DriverManager.getConnection(LOCAL_SERVER + "?connectTimeout=2000", "root", "").close();
@@ -363,7 +388,7 @@ public final class TestDatabase {
             Assumptions.abort(how);
             throw new AssertionError("unreachable");
         }
-        return prepare(LOCAL_SERVER + LOCAL_DATABASE, "root", "");
+        return new TestDatabase(LOCAL_SERVER + LOCAL_DATABASE, "root", "");
     }
 
     /**
@@ -395,6 +420,9 @@ public final class TestDatabase {
             // Created here, so dropped here: a test run leaves the server as it found it.
             Runtime.getRuntime().addShutdownHook(new Thread(this::dropAtExit, "drop-" + name));
         } catch (SQLException e) {
+            if (PG_DUPLICATE_DATABASE.equals(e.getSQLState())) {
+                return; // another test JVM created it in the meantime, and drops it
+            }
             e.addSuppressed(unusable);
             throw new IllegalStateException("The test database '" + name + "' could not be used ("
                     + unusable.getMessage() + ") nor created by user '" + user + "' (" + e.getMessage()
