@@ -111,6 +111,20 @@ public final class JdbcUrls {
     }
 
     /**
+     * Whether the url is Connector/J's failover list ({@code jdbc:mysql://h1,h2/…}, several hosts) without
+     * {@code failOverReadOnly=false}: then every connection to a host but the first, once the first has
+     * failed, is read-only, and no block could be reserved until the first host is back.
+     */
+    public static boolean readOnlyAfterFailover(String url) {
+        if (url == null || !url.startsWith("jdbc:mysql://") || malformed(url)) {
+            return false;
+        }
+        ConnectionUrlParser parsed = ConnectionUrlParser.parseConnectionString(url);
+        String failOverReadOnly = parsed.getProperties().get("failOverReadOnly");
+        return parsed.getHosts().size() > 1 && !"false".equalsIgnoreCase(failOverReadOnly);
+    }
+
+    /**
      * Whether Connector/J takes the url for its own but cannot read it: then its failures quote the url
      * where it stopped reading ("near '(password=…'"), and must not be shown either.
      */

@@ -108,4 +108,18 @@ class JdbcUrlsTest {
         assertThat(JdbcUrls.withoutPassword("jdbc:h2:file:/srv/leaf/data/leaf-db;MODE=MySQL;PASSWORD=S"))
                 .isEqualTo("jdbc:h2:file:/srv/leaf/data/leaf-db");
     }
+
+    /** Connector/J's failover list makes connections read-only after a failover unless told otherwise. */
+    @Test
+    void aListOfHostsWithoutFailOverReadOnlyFalseIsReadOnlyAfterAFailover() {
+        assertThat(JdbcUrls.readOnlyAfterFailover("jdbc:mysql://h1:3306,h2:3306,h3:3306/leaf")).isTrue();
+        assertThat(JdbcUrls.readOnlyAfterFailover("jdbc:mysql://h1,h2/leaf?failOverReadOnly=true")).isTrue();
+        assertThat(JdbcUrls.readOnlyAfterFailover("jdbc:mysql://h1,h2/leaf?failOverReadOnly=false")).isFalse();
+        assertThat(JdbcUrls.readOnlyAfterFailover("jdbc:mysql://h1,h2/leaf?useSSL=false&failOverReadOnly=FALSE"))
+                .isFalse();
+        assertThat(JdbcUrls.readOnlyAfterFailover("jdbc:mysql://h1:3306/leaf")).isFalse();
+        assertThat(JdbcUrls.readOnlyAfterFailover("jdbc:mysql:loadbalance://h1,h2/leaf")).isFalse();
+        assertThat(JdbcUrls.readOnlyAfterFailover("jdbc:postgresql://h1,h2/leaf")).isFalse();
+        assertThat(JdbcUrls.readOnlyAfterFailover(null)).isFalse();
+    }
 }

@@ -66,7 +66,7 @@ class ReservationRetryTest {
         }
 
         assertThat(blocks).hasSize(480);
-        assertDisjoint(blocks, 10);
+        Blocks.assertDisjoint(blocks, 10);
         long retried = first.retries().retries(TryAgain.SERIALIZATION_FAILURE)
                 + second.retries().retries(TryAgain.SERIALIZATION_FAILURE);
         assertThat(retried).as("serialization failures met and retried").isPositive();
@@ -99,7 +99,7 @@ class ReservationRetryTest {
 
             AllocRow after = reservation.get(30, TimeUnit.SECONDS);
             assertThat(store.retries().retries(TryAgain.DEADLOCK)).isEqualTo(1);
-            assertDisjoint(List.of(before, after), 100);
+            Blocks.assertDisjoint(List.of(before, after), 100);
         } finally {
             database.update("DROP TABLE IF EXISTS retry_ballast");
         }
@@ -167,7 +167,7 @@ class ReservationRetryTest {
                 blocks.addAll(run.get(120, TimeUnit.SECONDS));
             }
             assertThat(blocks).hasSize(240);
-            assertDisjoint(blocks, 10);
+            Blocks.assertDisjoint(blocks, 10);
         } finally {
             pools.forEach(DruidDataSource::close);
             pools.clear();
@@ -195,15 +195,6 @@ class ReservationRetryTest {
             }
             return rows;
         };
-    }
-
-    /** Every block {@code [maxId - step, maxId)} is its own: sorted, each starts at or after the one before ends. */
-    private static void assertDisjoint(List<AllocRow> blocks, long step) {
-        List<Long> ends = blocks.stream().map(AllocRow::maxId).sorted().toList();
-        for (int i = 1; i < ends.size(); i++) {
-            assertThat(ends.get(i) - step).as("block ending at %d starts after the previous one", ends.get(i))
-                    .isGreaterThanOrEqualTo(ends.get(i - 1));
-        }
     }
 
     private DruidDataSource pool(TestDatabase database, String initSql) {

@@ -135,6 +135,18 @@ class ConfigurationMistakesTest {
                 .as("stack frames printed").isZero();
     }
 
+    /** A list of hosts that Connector/J would make read-only after a failover stops the start, saying what to add. */
+    @Test
+    void aListOfHostsThatTurnsReadOnlyAfterAFailoverStopsTheStartNamingTheSetting(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.jdbc.url=jdbc:mysql://127.0.0.1:1,127.0.0.1:2/leaf?password=S3cret"))
+                .hasStackTraceContaining("leaf.jdbc.url");
+        String printed = output.toString();
+        assertThat(printed).contains(FAILED, "leaf.jdbc.url is jdbc:mysql://", "a list of hosts",
+                "read-only", "Add failOverReadOnly=false to the url").doesNotContain("S3cret");
+        assertThat(printed.lines().filter(line -> line.strip().startsWith("at ")).count())
+                .as("stack frames printed").isZero();
+    }
+
     /** A worker id that cannot be had ends in the summary with the reason, not a long stack trace. */
     @Test
     void unreachableZookeeperWithoutCacheFilesEndsInTheSummaryNotAStackTrace(CapturedOutput output) {

@@ -36,6 +36,12 @@ public record JdbcProperties(
             throw new LeafConfigurationException("leaf.jdbc.url", "is " + JdbcUrls.withoutPassword(url.trim())
                     + "…, not a database Leaf supports.", "Leaf supports " + SqlDialect.SUPPORTED + ".");
         }
+        if (JdbcUrls.readOnlyAfterFailover(url)) {
+            throw new LeafConfigurationException("leaf.jdbc.url", "is " + JdbcUrls.withoutPassword(url.trim())
+                    + ", a list of hosts, and Connector/J makes every connection after a failover read-only: no"
+                    + " block could be reserved until the first host is back.", "Add failOverReadOnly=false to the"
+                    + " url, e.g. jdbc:mysql://db1:3306,db2:3306,db3:3306/leaf?failOverReadOnly=false.");
+        }
     }
 
     public boolean embedded() {
