@@ -44,6 +44,13 @@ public final class SegmentIdGenerator implements IdGenerator {
     private volatile long step;
     private volatile long rowStep;
     private volatile long lastLoadMillis = -1;
+    /**
+     * One past the highest number of any block this generator reserved, written only by the single
+     * load under way: nothing below it is served again, whatever the store answers later.
+     */
+    private volatile long reservedUpTo = Long.MIN_VALUE;
+    /** Reservations that try to carry a row that went back past {@link #reservedUpTo} before a load fails. */
+    private static final int MAX_CATCH_UPS = 3;
     /** Numbers of the blocks switched away from: all of them were issued. Guarded by {@link #lock}. */
     private volatile long issuedFromSpentBlocks;
     /** Why the last load failed, or null when it succeeded. */
@@ -236,16 +243,51 @@ public final class SegmentIdGenerator implements IdGenerator {
                 : stepPolicy.next(step, rowStep, Duration.ofMillis(startedAt - lastLoadMillis));
         AllocRow row = store.reserve(tag, wanted);
         long size = Math.max(wanted, row.step());
-        step = size;
+        for (int catchUps = 0; catchUps < MAX_CATCH_UPS && row.maxId() <= reservedUpTo; catchUps++) {
+            // The row went back below blocks this generator already served from: a reservation
+            // large enough to carry max_id past them (again if the row went back once more meanwhile).
+            long behind = reservedUpTo - row.maxId();
+            warnWentBack(row.maxId() - size, row.maxId(), behind);
+            long catchUp = Math.addExact(behind, Math.max(wanted, row.step()));
+            row = store.reserve(tag, catchUp);
+            size = Math.max(catchUp, row.step());
+        }
+        step = Math.max(wanted, row.step());
         rowStep = row.step();
         lastLoadMillis = startedAt;
-        Segment loaded = new Segment(row.maxId() - size, size, startedAt);
+        long start = row.maxId() - size;
+        if (start < reservedUpTo) {
+            // Part of the block lies below what this generator reserved before: skipped, never served.
+            if (row.maxId() <= reservedUpTo) {
+                throw new SegmentStoreException(tag, "leaf_alloc's max_id is " + row.maxId() + ", not above "
+                        + reservedUpTo + ", which this server already served from, even after " + MAX_CATCH_UPS
+                        + " reservations to catch up: nothing of it is served; set max_id above " + reservedUpTo, null);
+            }
+            warnWentBack(start, row.maxId(), reservedUpTo - start);
+            size = row.maxId() - reservedUpTo;
+            start = reservedUpTo;
+        }
+        reservedUpTo = row.maxId();
+        Segment loaded = new Segment(start, size, startedAt);
         log.info("Tag '{}': reserved block [{}, {}) of {} in {} ms", tag, loaded.start, loaded.end(), size,
                 clock.millis() - startedAt);
         if (previousStep != 0 && previousStep != size) {
             log.info("Tag '{}': step changed from {} to {} (row step {})", tag, previousStep, size, row.step());
         }
         return loaded;
+    }
+
+    /**
+     * The store answered a block below numbers this generator already served: {@code leaf_alloc} went
+     * back (a failover to a replica that lagged, a restored backup, {@code max_id} set back together
+     * with its {@code leaf_high_water} mark). Rare, and each time worth an operator's look.
+     */
+    private void warnWentBack(long blockStart, long blockEnd, long skipped) {
+        log.warn("Tag '{}': leaf_alloc answered block [{}, {}), below {} which this server already reserved:"
+                + " the row went back (a failover to a lagging replica, a restored backup, or max_id set back with"
+                + " its leaf_high_water mark). {} numbers below {} are skipped, never served again by this server;"
+                + " check that the database is the one Leaf last wrote to, and that other servers' IDs"
+                + " are not repeated", tag, blockStart, blockEnd, reservedUpTo, skipped, reservedUpTo);
     }
 
     private void awaitLoad(CompletableFuture<Void> pending) {

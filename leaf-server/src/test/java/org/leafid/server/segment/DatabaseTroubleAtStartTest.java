@@ -120,7 +120,7 @@ class DatabaseTroubleAtStartTest {
         String url = "jdbc:mysql://address=(host=127.0.0.1)(port=" + deadPort + ")(user=u)(password=FormAddress),"
                 + "(host=127.0.0.1,port=" + deadPort + ",password=FormKeyValue),"
                 + "u2:FormUserInfo@127.0.0.1:" + deadPort + "/leaf?password1=FormMfa1&password2=FormMfa2"
-                + "&password3=FormMfa3";
+                + "&password3=FormMfa3&failOverReadOnly=false";
         try (ConfigurableApplicationContext server = start("--leaf.jdbc.url=" + url)) {
             Http http = http(server);
             HttpResponse<String> readiness = http.get("/actuator/health/readiness");
