@@ -271,8 +271,9 @@ public final class SegmentIdGenerator implements IdGenerator {
         Segment loaded = new Segment(start, size, startedAt);
         log.info("Tag '{}': reserved block [{}, {}) of {} in {} ms", tag, loaded.start, loaded.end(), size,
                 clock.millis() - startedAt);
-        if (previousStep != 0 && previousStep != size) {
-            log.info("Tag '{}': step changed from {} to {} (row step {})", tag, previousStep, size, row.step());
+        // The step, not the block: a block cut short below reservedUpTo is no change of step.
+        if (previousStep != 0 && previousStep != step) {
+            log.info("Tag '{}': step changed from {} to {} (row step {})", tag, previousStep, step, row.step());
         }
         return loaded;
     }

@@ -73,6 +73,19 @@ class LeafPropertiesBesideJarIT {
         }
     }
 
+    /** The jar copied without its lib/: one line saying to copy both, exit status 2, no stack trace. */
+    @Test
+    void theJarWithoutItsLibStopsSayingToCopyBoth() throws Exception {
+        Path jar = Files.copy(builtJar(), Files.createDirectories(temp.resolve("alone")).resolve("leaf-server.jar"));
+        Path log = temp.resolve("alone.log");
+        Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(server.exitValue()).isEqualTo(2);
+        assertThat(read(log)).contains("the lib/ directory that came with it is not beside it")
+                .doesNotContain("NoClassDefFoundError").doesNotContain("\tat ");
+    }
+
     private static Path builtJar() {
         Path jar = Path.of(System.getProperty("leaftest.server-jar", "target/leaf-server.jar")).toAbsolutePath();
         assertThat(jar).as("run after `package`").exists();
