@@ -154,8 +154,7 @@ public final class SegmentAllocator {
     }
 
     private SegmentIdGenerator newGenerator(String tag) {
-        return new SegmentIdGenerator(tag, store, settings.stepPolicy(), clock, loader, settings.loadWait(),
-                settings.loadListener());
+        return new SegmentIdGenerator(tag, store, settings, clock, loader);
     }
 
     /** Tags that a refresh added and removed. */

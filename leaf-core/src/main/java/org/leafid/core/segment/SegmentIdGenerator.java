@@ -33,6 +33,7 @@ public final class SegmentIdGenerator implements IdGenerator {
     private final Executor loader;
     private final Duration loadWait;
     private final SegmentLoadListener loadListener;
+    private final long wentBackSkipBlocks;
     private final Object lock = new Object();
 
     private volatile Segment current = Segment.empty();
@@ -63,6 +64,15 @@ public final class SegmentIdGenerator implements IdGenerator {
 
     public SegmentIdGenerator(String tag, SegmentStore store, StepPolicy stepPolicy, InstantSource clock,
             Executor loader, Duration loadWait, SegmentLoadListener loadListener) {
+        this(tag, store, new SegmentSettings(stepPolicy, loadWait, loadListener), clock, loader);
+    }
+
+    public SegmentIdGenerator(String tag, SegmentStore store, SegmentSettings settings, InstantSource clock,
+            Executor loader) {
+        StepPolicy stepPolicy = settings.stepPolicy();
+        Duration loadWait = settings.loadWait();
+        SegmentLoadListener loadListener = settings.loadListener();
+        this.wentBackSkipBlocks = settings.wentBackSkipBlocks();
         this.tag = tag;
         this.store = store;
         this.stepPolicy = stepPolicy;
@@ -243,12 +253,19 @@ public final class SegmentIdGenerator implements IdGenerator {
                 : stepPolicy.next(step, rowStep, Duration.ofMillis(startedAt - lastLoadMillis));
         AllocRow row = store.reserve(tag, wanted);
         long size = Math.max(wanted, row.step());
-        for (int catchUps = 0; catchUps < MAX_CATCH_UPS && row.maxId() <= reservedUpTo; catchUps++) {
-            // The row went back below blocks this generator already served from: a reservation
-            // large enough to carry max_id past them (again if the row went back once more meanwhile).
-            long behind = reservedUpTo - row.maxId();
-            warnWentBack(row.maxId() - size, row.maxId(), behind);
-            long catchUp = Math.addExact(behind, Math.max(wanted, row.step()));
+        // Nothing below floor is served. A row answered below the end of this generator's blocks went
+        // back; other servers may have reserved above that end since this one last looked, unseen by
+        // it, so it leaves a margin above the end unused too.
+        long floor = reservedUpTo;
+        if (row.maxId() - size < reservedUpTo) {
+            floor = saturatedAdd(reservedUpTo, multiplySaturated(wentBackSkipBlocks, size));
+            warnWentBack(row.maxId() - size, row.maxId(), floor);
+        }
+        for (int catchUps = 0; catchUps < MAX_CATCH_UPS && row.maxId() <= floor; catchUps++) {
+            // A reservation large enough to carry max_id past the floor (again if the row went back
+            // once more meanwhile).
+            long behind = floor - row.maxId();
+            long catchUp = saturatedAdd(behind, Math.max(wanted, row.step()));
             row = store.reserve(tag, catchUp);
             size = Math.max(catchUp, row.step());
         }
@@ -256,16 +273,15 @@ public final class SegmentIdGenerator implements IdGenerator {
         rowStep = row.step();
         lastLoadMillis = startedAt;
         long start = row.maxId() - size;
-        if (start < reservedUpTo) {
-            // Part of the block lies below what this generator reserved before: skipped, never served.
-            if (row.maxId() <= reservedUpTo) {
+        if (start < floor) {
+            if (row.maxId() <= floor) {
                 throw new SegmentStoreException(tag, "leaf_alloc's max_id is " + row.maxId() + ", not above "
-                        + reservedUpTo + ", which this server already served from, even after " + MAX_CATCH_UPS
-                        + " reservations to catch up: nothing of it is served; set max_id above " + reservedUpTo, null);
+                        + floor + " (" + reservedUpTo + ", which this server already served from, and a margin for"
+                        + " other servers), even after " + MAX_CATCH_UPS + " reservations to catch up: nothing of it"
+                        + " is served; set max_id above " + floor, null);
             }
-            warnWentBack(start, row.maxId(), reservedUpTo - start);
-            size = row.maxId() - reservedUpTo;
-            start = reservedUpTo;
+            size = row.maxId() - floor;
+            start = floor;
         }
         reservedUpTo = row.maxId();
         Segment loaded = new Segment(start, size, startedAt);
@@ -283,12 +299,24 @@ public final class SegmentIdGenerator implements IdGenerator {
      * back (a failover to a replica that lagged, a restored backup, {@code max_id} set back together
      * with its {@code leaf_high_water} mark). Rare, and each time worth an operator's look.
      */
-    private void warnWentBack(long blockStart, long blockEnd, long skipped) {
+    private void warnWentBack(long blockStart, long blockEnd, long floor) {
         log.warn("Tag '{}': leaf_alloc answered block [{}, {}), below {} which this server already reserved:"
                 + " the row went back (a failover to a lagging replica, a restored backup, or max_id set back with"
-                + " its leaf_high_water mark). {} numbers below {} are skipped, never served again by this server;"
-                + " check that the database is the one Leaf last wrote to, and that other servers' IDs"
-                + " are not repeated", tag, blockStart, blockEnd, reservedUpTo, skipped, reservedUpTo);
+                + " its leaf_high_water mark). Numbers below {} are skipped: this server's own and a margin of {}"
+                + " blocks for what other servers may have reserved meanwhile. Check that the database is the one"
+                + " Leaf last wrote to, and who set the row back", tag, blockStart, blockEnd, reservedUpTo, floor,
+                wentBackSkipBlocks);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    private static long multiplySaturated(long a, long b) {
+        long high = Math.multiplyHigh(a, b);
+        long low = a * b;
+        return (high == 0 && low >= 0) ? low : Long.MAX_VALUE;
     }
 
     private void awaitLoad(CompletableFuture<Void> pending) {

@@ -8,13 +8,28 @@ import java.time.Duration;
  * @param stepPolicy the dynamic step rule
  * @param loadWait how long a caller waits for the next block when the current one is spent
  * @param loadListener told about every block load (metrics)
+ * @param wentBackSkipBlocks how many blocks a generator leaves unused above the end of what it reserved
+ *     when it finds its row went back below that end: what other servers may have reserved since its
+ *     last reservation, which it cannot see
  */
-public record SegmentSettings(StepPolicy stepPolicy, Duration loadWait, SegmentLoadListener loadListener) {
+public record SegmentSettings(StepPolicy stepPolicy, Duration loadWait, SegmentLoadListener loadListener,
+        long wentBackSkipBlocks) {
+
+    /** Blocks skipped above a row that went back, unless configured otherwise. */
+    public static final long DEFAULT_WENT_BACK_SKIP_BLOCKS = 1000;
 
     public SegmentSettings {
         if (loadWait.isNegative()) {
             throw new IllegalArgumentException("loadWait must not be negative: " + loadWait);
         }
+        if (wentBackSkipBlocks < 0) {
+            throw new IllegalArgumentException("wentBackSkipBlocks must not be negative: " + wentBackSkipBlocks);
+        }
+    }
+
+    /** Settings that skip {@link #DEFAULT_WENT_BACK_SKIP_BLOCKS} above a row that went back. */
+    public SegmentSettings(StepPolicy stepPolicy, Duration loadWait, SegmentLoadListener loadListener) {
+        this(stepPolicy, loadWait, loadListener, DEFAULT_WENT_BACK_SKIP_BLOCKS);
     }
 
     /** Settings whose loads nobody listens to. */

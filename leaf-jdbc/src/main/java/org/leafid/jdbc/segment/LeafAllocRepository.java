@@ -16,6 +16,7 @@ import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.SqlRetry;
+import org.leafid.jdbc.StoreIdentityGuard;
 import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
 
 /**
@@ -40,6 +41,7 @@ public final class LeafAllocRepository implements SegmentStore {
     private final String url;
     private final HighWaterMarks marks;
     private final SqlRetry retry;
+    private final StoreIdentityGuard identity;
     /** Whether the database reserves in one statement ({@link LeafAllocOneTripMapper}). */
     private final boolean oneTrip;
 
@@ -50,7 +52,13 @@ public final class LeafAllocRepository implements SegmentStore {
 
     /** @param sleeper how a reservation pauses before it is tried again ({@link SqlRetry}) */
     public LeafAllocRepository(SqlSessionFactory sessions, Sleeper sleeper) {
+        this(sessions, sleeper, new StoreIdentityGuard(sessions, StoreIdentityGuard.DEFAULT_SKIP_BLOCKS));
+    }
+
+    /** @param identity the check that the database answering is the one this fleet wrote to */
+    public LeafAllocRepository(SqlSessionFactory sessions, Sleeper sleeper, StoreIdentityGuard identity) {
         this.sessions = sessions;
+        this.identity = identity;
         this.url = PoolUrls.of(sessions);
         this.marks = new HighWaterMarks(sessions, "leaf_alloc");
         this.retry = new SqlRetry("leaf_alloc", sleeper);
@@ -67,7 +75,30 @@ public final class LeafAllocRepository implements SegmentStore {
         if (requestedStep < 1) {
             throw new IllegalArgumentException("requestedStep must be at least 1: " + requestedStep);
         }
-        return retry.run(() -> reserveOnce(tag, requestedStep));
+        return retry.run(() -> reserveOnDatabaseRecorded(tag, requestedStep));
+    }
+
+    /**
+     * A reservation made on the database this fleet recorded: one made on another (a failover, a
+     * restore) is not served; that database is adopted (its rows moved forward) and the block reserved again.
+     */
+    private AllocRow reserveOnDatabaseRecorded(String tag, long requestedStep) {
+        for (int adoptions = 0; ; adoptions++) {
+            try {
+                return reserveOnce(tag, requestedStep);
+            } catch (StoreIdentityGuard.Changed changed) {
+                if (adoptions == 2) {
+                    throw new SegmentStoreException(tag, "no block could be reserved: " + changed.getMessage()
+                            + ", even after adopting it twice; check that leaf.jdbc.url reaches one database", changed);
+                }
+                try {
+                    identity.adopt();
+                } catch (PersistenceException e) {
+                    throw new SegmentStoreException(tag, "no block could be reserved: " + changed.getMessage()
+                            + ", and moving its rows forward failed: " + explain(e), e);
+                }
+            }
+        }
     }
 
     private AllocRow reserveOnce(String tag, long requestedStep) {
@@ -104,6 +135,7 @@ public final class LeafAllocRepository implements SegmentStore {
     private AllocRow reserveInOneTrip(String tag, long requestedStep) {
         LeafAllocOneTripMapper.Reserved reserved;
         try (SqlSession session = sessions.openSession(true)) {
+            identity.verify(session); // the statement below runs on this connection, so on the server verified
             reserved = session.getMapper(LeafAllocOneTripMapper.class).reserve(tag, requestedStep, marks.name(tag));
         } catch (PersistenceException e) {
             if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
@@ -140,6 +172,7 @@ public final class LeafAllocRepository implements SegmentStore {
             }
             long size = Math.max(requestedStep, row.step());
             long mark = marks.mark(session, tag);
+            identity.verify(session); // in this transaction: the block commits on the server verified, or not at all
             if (row.maxId() - size < mark) {
                 if (mark > Long.MAX_VALUE - size) {
                     throw new TagExhaustedException(tag, mark, size);
@@ -159,6 +192,11 @@ public final class LeafAllocRepository implements SegmentStore {
     /** The retries of reservations the database answered "try again", for the meters. */
     public SqlRetry retries() {
         return retry;
+    }
+
+    /** The check of the database's identity, for the meters. */
+    public StoreIdentityGuard identity() {
+        return identity;
     }
 
     /** The high-water marks of the tags, for the admin API's check and the meters. */

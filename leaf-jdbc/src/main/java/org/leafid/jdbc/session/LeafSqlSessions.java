@@ -8,6 +8,7 @@ import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
 import org.leafid.jdbc.HighWaterMapper;
 import org.leafid.jdbc.SqlDialect;
+import org.leafid.jdbc.StoreIdentityMapper;
 import org.leafid.jdbc.segment.LeafAllocMapper;
 import org.leafid.jdbc.segment.LeafAllocOneTripMapper;
 import org.leafid.jdbc.shard.IdAllocMapper;
@@ -45,6 +46,7 @@ public final class LeafSqlSessions {
         configuration.addMapper(IdAllocMapper.class);
         configuration.addMapper(LeafShardMapper.class);
         configuration.addMapper(HighWaterMapper.class);
+        configuration.addMapper(StoreIdentityMapper.class);
         if (dialect == SqlDialect.POSTGRESQL) {
             configuration.addMapper(LeafAllocOneTripMapper.class);
             configuration.addMapper(IdAllocOneTripMapper.class);

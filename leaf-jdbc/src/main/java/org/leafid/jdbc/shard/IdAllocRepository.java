@@ -21,6 +21,7 @@ import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.SqlRetry;
+import org.leafid.jdbc.StoreIdentityGuard;
 
 /**
  * {@link ShardStore} on {@code id_alloc} through MyBatis, with the block rule of the Redis-queue
@@ -48,6 +49,7 @@ public final class IdAllocRepository implements ShardStore {
     private final String url;
     private final HighWaterMarks marks;
     private final SqlRetry retry;
+    private final StoreIdentityGuard identity;
     /** Whether the database reserves in one statement ({@link IdAllocOneTripMapper}). */
     private final boolean oneTrip;
 
@@ -58,7 +60,13 @@ public final class IdAllocRepository implements ShardStore {
 
     /** @param sleeper how a reservation pauses before it is tried again ({@link SqlRetry}) */
     public IdAllocRepository(SqlSessionFactory sessions, Sleeper sleeper) {
+        this(sessions, sleeper, new StoreIdentityGuard(sessions, StoreIdentityGuard.DEFAULT_SKIP_BLOCKS));
+    }
+
+    /** @param identity the check that the database answering is the one this fleet wrote to */
+    public IdAllocRepository(SqlSessionFactory sessions, Sleeper sleeper, StoreIdentityGuard identity) {
         this.sessions = sessions;
+        this.identity = identity;
         this.retry = new SqlRetry("id_alloc", sleeper);
         this.url = PoolUrls.of(sessions);
         this.oneTrip = sessions.getConfiguration().hasMapper(IdAllocOneTripMapper.class);
@@ -70,7 +78,32 @@ public final class IdAllocRepository implements ShardStore {
         if (blocks < 1) {
             throw new IllegalArgumentException("blocks must be at least 1: " + blocks);
         }
-        return retry.run(() -> reserveOnce(appId, shardId, blocks));
+        return retry.run(() -> reserveOnDatabaseRecorded(appId, shardId, blocks));
+    }
+
+    /**
+     * A reservation made on the database this fleet recorded: one made on another (a failover, a
+     * restore) is not served; that database is adopted (its rows moved forward) and the block reserved again.
+     */
+    private ShardBlock reserveOnDatabaseRecorded(int appId, int shardId, int blocks) {
+        for (int adoptions = 0; ; adoptions++) {
+            try {
+                return reserveOnce(appId, shardId, blocks);
+            } catch (StoreIdentityGuard.Changed changed) {
+                if (adoptions == 2) {
+                    throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be "
+                            + "reserved: " + changed.getMessage() + ", even after adopting it twice; check that "
+                            + "leaf.jdbc.url reaches one database", changed);
+                }
+                try {
+                    identity.adopt();
+                } catch (PersistenceException e) {
+                    throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be "
+                            + "reserved: " + changed.getMessage() + ", and moving its rows forward failed: "
+                            + explain(e, TABLE_SCRIPT), e);
+                }
+            }
+        }
     }
 
     private ShardBlock reserveOnce(int appId, int shardId, int blocks) {
@@ -108,6 +141,7 @@ public final class IdAllocRepository implements ShardStore {
     private ShardBlock reserveInOneTrip(int appId, int shardId, int blocks) {
         IdAllocOneTripMapper.Reserved reserved;
         try (SqlSession session = sessions.openSession(true)) {
+            identity.verify(session); // the statement below runs on this connection, so on the server verified
             reserved = session.getMapper(IdAllocOneTripMapper.class)
                     .reserve(appId, shardId, blocks, marks.name(markKey(appId, shardId)));
         } catch (PersistenceException e) {
@@ -151,6 +185,7 @@ public final class IdAllocRepository implements ShardStore {
             long maxId = row.maxId();
             String key = markKey(appId, shardId);
             long mark = marks.mark(session, key);
+            identity.verify(session); // in this transaction: the block commits on the server verified, or not at all
             if (maxId - size + 1 <= mark) {
                 if (mark > Long.MAX_VALUE - size) {
                     throw new AppLimitReachedException(appId, shardId, row.maxLimitId());

@@ -53,6 +53,11 @@ final class FaultDatabase {
         return database.url();
     }
 
+    /** A connection of the test's own, for statements that must go in one transaction. */
+    java.sql.Connection connect() throws java.sql.SQLException {
+        return database.connect();
+    }
+
     /** The same database reached through a proxy that relays to its host and port. */
     String urlThrough(TcpProxy proxy) {
         return database.urlThrough(proxy);

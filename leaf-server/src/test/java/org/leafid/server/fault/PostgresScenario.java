@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.leafid.testing.jdbc.PostgresServer;
 import org.leafid.testing.jdbc.TestDatabase;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
@@ -36,7 +37,7 @@ final class PostgresScenario {
         long recoveryMillis;
         long readyAgainMillis;
         String version;
-        try (OwnPostgres postgres = OwnPostgres.start()) {
+        try (PostgresServer postgres = PostgresServer.start()) {
             TestDatabase database = TestDatabase.prepare(postgres.url("leaf"), "postgres", "");
             FaultDatabase leaf = FaultDatabase.on(database);
             version = leaf.version();

@@ -32,7 +32,7 @@ import org.leafid.server.support.TestReports;
 class ReliabilityFaultIT {
 
     /** Every scenario: the full suite's run (-Pfault-suite) writes RELIABILITY.md when all of them ran. */
-    private static final int SCENARIOS = 23;
+    private static final int SCENARIOS = 25;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -210,6 +210,20 @@ class ReliabilityFaultIT {
     @FullFaultSuite
     void twoProcessesOfOneIdentityNeverShareAWorkerId() throws Exception {
         scenario("Two processes, one identity", result -> IdentityScenario.run(context, result));
+    }
+
+    @Test
+    @Order(20)
+    @FullFaultSuite
+    void maxIdSetBackTogetherWithItsMarkRepeatsNoId() throws Exception {
+        scenario("max_id and its mark set back together", result -> StoreWentBackScenario.setBackTogether(context, result));
+    }
+
+    @Test
+    @Order(21)
+    @FullFaultSuite
+    void aFailoverToAPostgresqlStandbyThatLaggedRepeatsNoId() throws Exception {
+        scenario("PostgreSQL failover to a lagging standby", result -> StoreWentBackScenario.postgresFailover(context, result));
     }
 
     /** The server with an admin token, shared by the bad-input scenario and the security review. */

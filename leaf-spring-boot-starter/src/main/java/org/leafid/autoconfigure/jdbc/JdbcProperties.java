@@ -20,6 +20,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param poolSize connections kept by the pool
  * @param connectTimeout bound on opening a connection and on waiting for one from the pool
  * @param queryTimeout bound on one statement (socket read timeout)
+ * @param wentBackSkipBlocks steps of a row left unused when the database is found to have gone back:
+ *     every {@code leaf_alloc} and {@code id_alloc} row after a failover or restore to a server with
+ *     another identity, one row when a server finds it below blocks it reserved; 0 for none (only
+ *     with synchronous replication, see docs/databases.md)
  */
 @ConfigurationProperties("leaf.jdbc")
 public record JdbcProperties(
@@ -28,10 +32,12 @@ public record JdbcProperties(
         @DefaultValue("") String password,
         @DefaultValue("8") int poolSize,
         @DefaultValue("2s") Duration connectTimeout,
-        @DefaultValue("5s") Duration queryTimeout) {
+        @DefaultValue("5s") Duration queryTimeout,
+        @DefaultValue("1000") long wentBackSkipBlocks) {
 
     public JdbcProperties {
         LeafValues.requireBetween("leaf.jdbc.pool-size", poolSize, 1, 256);
+        LeafValues.requireBetween("leaf.jdbc.went-back-skip-blocks", wentBackSkipBlocks, 0, 1_000_000_000);
         if (url != null && !url.isBlank() && SqlDialect.ofUrl(url).isEmpty()) {
             throw new LeafConfigurationException("leaf.jdbc.url", "is " + JdbcUrls.withoutPassword(url.trim())
                     + "…, not a database Leaf supports.", "Leaf supports " + SqlDialect.SUPPORTED + ".");

@@ -13,6 +13,7 @@ import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.jdbc.EmbeddedDatabase;
 import org.leafid.jdbc.PoolUrls;
+import org.leafid.jdbc.StoreIdentityGuard;
 import org.leafid.jdbc.session.LeafSqlSessions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,6 +91,17 @@ public class LeafJdbcAutoConfiguration {
             throw new LeafConfigurationException("leaf.jdbc.url", "is unset and " + unsupported.getMessage() + ".",
                     "Set leaf.jdbc.url to the database of leaf_alloc.");
         }
+    }
+
+    /**
+     * The one check that the database answering is the one this fleet wrote to, shared by the
+     * segment and shard stores (see {@link StoreIdentityGuard}).
+     */
+    @Bean
+    @Lazy
+    @ConditionalOnMissingBean
+    StoreIdentityGuard storeIdentityGuard(SqlSessionFactory leafSqlSessions, JdbcProperties jdbc) {
+        return new StoreIdentityGuard(leafSqlSessions, jdbc.wentBackSkipBlocks());
     }
 
     private static DruidDataSource pool(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {

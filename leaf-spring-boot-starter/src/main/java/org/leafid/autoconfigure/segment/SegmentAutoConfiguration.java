@@ -1,23 +1,26 @@
 package org.leafid.autoconfigure.segment;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.jdbc.HighWaterMeter;
+import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.core.DaemonThreads;
+import org.leafid.core.Sleeper;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
 import org.leafid.core.segment.SegmentStore;
 import org.leafid.core.segment.StepPolicy;
 import org.leafid.jdbc.DatabaseOutageLog;
 import org.leafid.jdbc.JdbcUrls;
+import org.leafid.jdbc.StoreIdentityGuard;
 import org.leafid.jdbc.segment.LeafAllocRepository;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -41,8 +44,8 @@ public class SegmentAutoConfiguration {
     /** Also the admin API's access to the table (the server injects it by this type). */
     @Bean
     @ConditionalOnMissingBean(SegmentStore.class)
-    LeafAllocRepository segmentStore(SqlSessionFactory leafSqlSessions) {
-        return new LeafAllocRepository(leafSqlSessions);
+    LeafAllocRepository segmentStore(SqlSessionFactory leafSqlSessions, StoreIdentityGuard storeIdentityGuard) {
+        return new LeafAllocRepository(leafSqlSessions, Sleeper.system(), storeIdentityGuard);
     }
 
     /** Block loads: at most one per tag at a time, so a small bounded pool is enough. */
@@ -86,9 +89,9 @@ public class SegmentAutoConfiguration {
     @ConditionalOnMissingBean
     SegmentAllocator segmentAllocator(SegmentStore segmentStore, SegmentProperties properties,
             InstantSource leafClock, ThreadPoolExecutor segmentLoader, SegmentMeters segmentMeters,
-            SegmentLoadOutcomes segmentLoadOutcomes) {
+            SegmentLoadOutcomes segmentLoadOutcomes, JdbcProperties jdbc) {
         SegmentSettings settings = new SegmentSettings(new StepPolicy(properties.maxStep(), StepPolicy.DEFAULT_TARGET),
-                properties.loadWait(), segmentLoadOutcomes);
+                properties.loadWait(), segmentLoadOutcomes, jdbc.wentBackSkipBlocks());
         return new SegmentAllocator(segmentStore, settings, leafClock, segmentLoader, segmentMeters);
     }
 

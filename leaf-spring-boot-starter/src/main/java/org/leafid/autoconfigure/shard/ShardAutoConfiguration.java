@@ -1,5 +1,7 @@
 package org.leafid.autoconfigure.shard;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,8 +9,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
@@ -17,6 +17,7 @@ import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
 import org.leafid.autoconfigure.segment.SegmentAutoConfiguration;
 import org.leafid.core.DaemonThreads;
+import org.leafid.core.Sleeper;
 import org.leafid.core.shard.MemoryShardIndexSource;
 import org.leafid.core.shard.OpaquePermutation;
 import org.leafid.core.shard.ShardApp;
@@ -24,6 +25,7 @@ import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.shard.ShardIdGenerator;
 import org.leafid.core.shard.ShardIndexSource;
 import org.leafid.core.shard.ShardStore;
+import org.leafid.jdbc.StoreIdentityGuard;
 import org.leafid.jdbc.shard.IdAllocRepository;
 import org.leafid.jdbc.shard.ShardKeyFingerprints;
 import org.springframework.beans.factory.ObjectProvider;
@@ -50,8 +52,8 @@ public class ShardAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(ShardStore.class)
-    IdAllocRepository shardStore(SqlSessionFactory leafSqlSessions) {
-        return new IdAllocRepository(leafSqlSessions);
+    IdAllocRepository shardStore(SqlSessionFactory leafSqlSessions, StoreIdentityGuard storeIdentityGuard) {
+        return new IdAllocRepository(leafSqlSessions, Sleeper.system(), storeIdentityGuard);
     }
 
     /** Block loads of shard mode: one per (app, shard) at a time, so a small bounded pool is enough. */

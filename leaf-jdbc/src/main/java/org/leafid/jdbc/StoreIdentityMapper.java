@@ -1,0 +1,38 @@
+package org.leafid.jdbc;
+
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+/**
+ * The statements of {@link StoreIdentityGuard}: the recorded identity of the database this fleet
+ * writes to (a row of {@code leaf_high_water}), and the skip of every row after it changed. Plain
+ * SQL that MySQL, MariaDB, H2 and PostgreSQL read alike.
+ */
+public interface StoreIdentityMapper {
+
+    /** The recorded identity, locked until the transaction ends; null when none is recorded. */
+    @Select("SELECT high FROM leaf_high_water WHERE name = #{name} FOR UPDATE")
+    Long lockRecorded(@Param("name") String name);
+
+    /**
+     * How many blocks' marks there are (segment tags' and shards'; not the apps' mode marks, which a
+     * start writes): none means nothing was ever reserved.
+     */
+    @Select("SELECT COUNT(*) FROM leaf_high_water WHERE name LIKE 'leaf_alloc:%'"
+            + " OR (name LIKE 'id_alloc:%' AND name NOT LIKE '%:mode=%')")
+    long reservationMarks();
+
+    @Update("UPDATE leaf_high_water SET high = #{high} WHERE name = #{name}")
+    int record(@Param("name") String name, @Param("high") long high);
+
+    /** Moves every segment tag {@code blocks} of its steps forward; a row that would pass 2^63 - 1 stays. */
+    @Update("UPDATE leaf_alloc SET max_id = max_id + #{blocks} * step"
+            + " WHERE max_id <= 9223372036854775807 - #{blocks} * step")
+    int skipLeafAlloc(@Param("blocks") long blocks);
+
+    /** Moves every shard-mode (app, shard) {@code blocks} of its steps forward. */
+    @Update("UPDATE id_alloc SET max_id = max_id + #{blocks} * step"
+            + " WHERE max_id <= 9223372036854775807 - #{blocks} * step")
+    int skipIdAlloc(@Param("blocks") long blocks);
+}

@@ -1,0 +1,199 @@
+package org.leafid.server.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.leafid.server.fault.LoadRun.ClientSpec;
+import org.leafid.server.fault.LoadRun.Mode;
+import org.leafid.testing.jdbc.PostgresServer;
+import org.leafid.testing.jdbc.TestDatabase;
+
+/**
+ * The database went back, black-box, two servers under load each time: what an operator, a restore
+ * or a failover to a copy that lagged does to {@code leaf_alloc} and {@code leaf_high_water} at once.
+ */
+final class StoreWentBackScenario {
+
+    private static final int CLIENTS_PER_SERVER = 4;
+    private static final int STEP = 1000;
+    private static final int APP = 243;
+
+    private StoreWentBackScenario() {}
+
+    /**
+     * {@code max_id} and its {@code leaf_high_water} row set back together, in one transaction, by 10
+     * blocks every 2 s: the mark that catches an operator's edit of {@code max_id} alone goes back too,
+     * so only what the servers remember stands between the row and a repeat.
+     */
+    static void setBackTogether(FaultContext context, ScenarioResult result) throws Exception {
+        String tag = context.newTag("together", 1, STEP);
+        List<ServerProcess> servers = new ArrayList<>();
+        for (String name : List.of("together-1", "together-2")) {
+            List<String> arguments = context.baseArguments(name, "--leaf.snowflake.enable=false",
+                    "--leaf.segment.max-step=" + STEP);
+            arguments.addAll(context.database.serverArguments(context.database.url()));
+            servers.add(context.fleet.server(name, arguments, context.database.serverEnvironment()));
+        }
+        Fleet.startAll(servers, Duration.ofSeconds(120));
+        List<ClientSpec> specs = new ArrayList<>();
+        for (ServerProcess server : servers) {
+            for (int c = 0; c < CLIENTS_PER_SERVER; c++) {
+                specs.add(new ClientSpec(server.name(), server.port(), tag, false, 5));
+            }
+        }
+        LoadRun load = LoadRun.start(specs);
+        int setBacks = 0;
+        for (int round = 0; round < 8; round++) {
+            FaultContext.hold(Duration.ofSeconds(2));
+            long to = Math.max(1, context.database.maxId(tag) - 10L * STEP);
+            setBackTogether(context.database, tag, to);
+            setBacks++;
+        }
+        FaultContext.hold(Duration.ofSeconds(2));
+        LoadSummary run = load.stop();
+        long warned = 0;
+        for (ServerProcess server : servers) {
+            warned += server.logLines("the row went back");
+            server.stop();
+        }
+
+        long[] all = FaultContext.ids(List.of(run), Mode.SEGMENT, spec -> true);
+        long duplicates = IdChecks.duplicates(all).count();
+        result.load = ScenarioResult.load(run);
+        result.fault = "leaf_alloc.max_id and its leaf_high_water row set back together by 10 blocks, in one "
+                + "transaction, every 2 s under load (" + setBacks + " times), two servers, step 1,000";
+        result.idsChecked = all.length;
+        result.duplicates = duplicates;
+        result.errors = ScenarioResult.errors(run.errors());
+        result.recovery = warned + " loads found the row below what their server had reserved and skipped past it";
+        result.note("Tag %s: %,d IDs; max_id now %,d. Per client, IDs strictly increasing: %s.", tag, all.length,
+                context.database.maxId(tag), FaultContext.notIncreasing(run, Mode.SEGMENT).isEmpty() ? "yes"
+                        : FaultContext.notIncreasing(run, Mode.SEGMENT));
+
+        assertThat(duplicates).as("duplicate IDs").isZero();
+        assertThat(warned).as("loads that found the row set back").isPositive();
+        assertThat(run.errors()).as("errors").isEmpty();
+    }
+
+    /**
+     * A PostgreSQL primary and an asynchronous streaming standby of the suite's own; two servers given
+     * both in one url ({@code targetServerType=primary}), segment and shard IDs under load. The
+     * standby's stream is cut (it lags), the primary killed, the standby promoted: it lacks the last
+     * blocks the servers reserved, and its rows and marks are below numbers already served.
+     */
+    static void postgresFailover(FaultContext context, ScenarioResult result) throws Exception {
+        LoadSummary run;
+        long standbyMaxId;
+        long primaryMaxId;
+        long skips = 0;
+        long recoveryMillis;
+        String tag = "fault-" + context.runId + "-failover";
+        try (PostgresServer primary = PostgresServer.start(); PostgresServer standby = primary.standby(false)) {
+            TestDatabase database = TestDatabase.prepare(primary.url("leaf"), "postgres", "");
+            FaultDatabase leaf = FaultDatabase.on(database);
+            leaf.insertTag(tag, 1, STEP);
+            leaf.insertApp(APP, "fault-failover", 100, 0);
+            String url = "jdbc:postgresql://127.0.0.1:" + primary.port() + ",127.0.0.1:" + standby.port()
+                    + "/leaf?targetServerType=primary";
+            List<ServerProcess> servers = new ArrayList<>();
+            for (String name : List.of("failover-1", "failover-2")) {
+                List<String> arguments = context.baseArguments(name, "--leaf.shard.enable=true",
+                        "--leaf.snowflake.enable=false", "--leaf.segment.max-step=" + STEP);
+                arguments.addAll(leaf.serverArguments(url));
+                servers.add(context.fleet.server(name, arguments, leaf.serverEnvironment()));
+            }
+            Fleet.startAll(servers, Duration.ofSeconds(120));
+            List<ClientSpec> specs = new ArrayList<>();
+            for (ServerProcess server : servers) {
+                for (int c = 0; c < CLIENTS_PER_SERVER; c++) {
+                    specs.add(c % 2 == 0 ? new ClientSpec(server.name(), server.port(), tag, false, 5)
+                            : ClientSpec.shard(server.name(), server.port(), APP, 5));
+                }
+            }
+            LoadRun load = LoadRun.start(specs);
+            FaultContext.hold(Duration.ofSeconds(6));
+            load.phase("standby behind");
+            standby.cutReplication();
+            FaultContext.hold(Duration.ofSeconds(1));
+            load.phase("failover");
+            primaryMaxId = leaf.maxId(tag);
+            primary.kill();
+            standbyMaxId = maxId(standby.url("leaf"), tag);
+            standby.promote();
+            LoadWatch recovered = load.watch(null, Mode.SEGMENT, outcome -> outcome.status() == 200);
+            recoveryMillis = recovered.awaitMillis(Duration.ofSeconds(30), "segment ID after the promotion");
+            load.phase("after");
+            FaultContext.hold(Duration.ofSeconds(8));
+            run = load.stop();
+            for (ServerProcess server : servers) {
+                skips += server.logLines("The database Leaf writes to is now");
+                server.stop();
+            }
+        }
+
+        long duplicates = 0;
+        for (Mode mode : List.of(Mode.SEGMENT, Mode.SHARD)) {
+            duplicates += IdChecks.duplicates(FaultContext.ids(List.of(run), mode, spec -> true)).count();
+        }
+        long segmentBefore = run.ids("load", Mode.SEGMENT) + run.ids("standby behind", Mode.SEGMENT);
+        result.load = ScenarioResult.load(run);
+        result.fault = "PostgreSQL primary killed under load and its asynchronous standby promoted, its stream cut 1 s "
+                + "before (it lacked the last blocks reserved); two servers on one url naming both";
+        result.idsChecked = run.ids();
+        result.duplicates = duplicates;
+        result.errors = ScenarioResult.errors(run.errors());
+        result.recovery = "segment IDs again " + ScenarioResult.millis(recoveryMillis) + " after the promotion; "
+                + skips + " server(s) logged the skip of every row";
+        result.note("The standby had max_id %,d of the tag when promoted, the primary %,d when it was killed. "
+                + "IDs by kind: segment %,d (%,d before the kill), shard %,d. Errors by phase: before %s; standby "
+                + "behind %s; failover %s; after %s.", standbyMaxId, primaryMaxId, run.ids(Mode.SEGMENT),
+                segmentBefore, run.ids(Mode.SHARD), ScenarioResult.errors(run.errors("load")),
+                ScenarioResult.errors(run.errors("standby behind")), ScenarioResult.errors(run.errors("failover")),
+                ScenarioResult.errors(run.errors("after")));
+
+        assertThat(duplicates).as("duplicate IDs").isZero();
+        assertThat(standbyMaxId).as("the standby's max_id when promoted, below the primary's").isLessThan(primaryMaxId);
+        assertThat(skips).as("servers that logged the skip after the failover").isPositive();
+        assertThat(run.ids("after", Mode.SEGMENT)).as("segment IDs after the promotion").isPositive();
+        assertThat(run.ids("after", Mode.SHARD)).as("shard IDs after the promotion").isPositive();
+        assertThat(run.errors("load")).as("errors before the fault").isEmpty();
+        assertThat(FaultContext.unexpected(run.errors(), "segment 503 *", "shard 503 *"))
+                .as("errors other than 503 problems").isEmpty();
+    }
+
+    private static void setBackTogether(FaultDatabase database, String tag, long to) throws Exception {
+        try (Connection connection = database.connect()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement row = connection.prepareStatement(
+                    "UPDATE leaf_alloc SET max_id = ? WHERE biz_tag = ?");
+                    PreparedStatement mark = connection.prepareStatement(
+                            "UPDATE leaf_high_water SET high = ? WHERE name = ?")) {
+                row.setLong(1, to);
+                row.setString(2, tag);
+                row.executeUpdate();
+                mark.setLong(1, to);
+                mark.setString(2, "leaf_alloc:" + tag);
+                mark.executeUpdate();
+            }
+            connection.commit();
+        }
+    }
+
+    private static long maxId(String url, String tag) throws Exception {
+        try (Connection connection = DriverManager.getConnection(url, "postgres", "");
+                PreparedStatement statement = connection.prepareStatement(
+                        "SELECT max_id FROM leaf_alloc WHERE biz_tag = ?")) {
+            statement.setString(1, tag);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+}
