@@ -143,7 +143,7 @@ public final class RedisShardIndexSource implements ShardIndexSource {
                 guard.syncIfDue(state, clock.millis(), settings.watermarkInterval().toMillis(), returns.get());
                 long floor = state.floor(); // 1. before the pop: see ShardListState.floor
                 RedisShardLists.Popped popped = lists.pop(state.listKey, indexes.length - filled); // 2.
-                long[] values = guard.check(state, popped.values(), floor); // 3. null: rolled back, discarded
+                long[] values = guard.check(state, popped, floor); // 3. null: rolled back, discarded
                 if (values == null) {
                     if (++discards > MAX_DISCARDS_PER_CALL) {
                         break;

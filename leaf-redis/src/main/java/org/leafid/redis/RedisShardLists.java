@@ -23,14 +23,44 @@ final class RedisShardLists {
     /**
      * Pops up to ARGV[1] entries and reads the length left, in one atomic step: {length, v1, v2...}.
      * A loop of LPOP rather than LPOP with a count, which needs Redis 6.2.
+     *
+     * <p>The hash beside the list (KEYS[2]) keeps what every instance's pops have in common, checked
+     * in the same step, so no instance needs to have synced anything:
+     * <ul>
+     *   <li>{@code run-id}, the Redis process the list is popped from, recorded by the first pop,
+     *       before anything it pops. It replicates with the list, so a replica promoted by a failover,
+     *       or a process restarted from a snapshot, finds another than its own: {-1}, nothing popped,
+     *       since the list may hold indexes popped from the old process that this copy never saw. (A
+     *       copy that lacks the record lacks every pop made under it.)</li>
+     *   <li>{@code popped}, the highest index popped. An index at or below it means the list was put
+     *       back (restored from an older copy): {-2}, and what was popped is not served. Indexes are
+     *       compared as Lua numbers, exact below 2^53, far above any shard index.</li>
+     * </ul>
      */
     @SuppressWarnings("rawtypes")
     private static final RedisScript<List> POP = RedisScript.of("""
+            local me = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+            local recorded = redis.call('HGET', KEYS[2], 'run-id')
+            if not recorded then
+              redis.call('HSET', KEYS[2], 'run-id', me)
+            elseif recorded ~= me then
+              return {-1}
+            end
+            local high = tonumber(redis.call('HGET', KEYS[2], 'popped'))
             local popped = {0}
+            local top = nil
             for i = 1, tonumber(ARGV[1]) do
               local v = redis.call('LPOP', KEYS[1])
               if not v then break end
+              local n = tonumber(v)
+              if n and high and n <= high then
+                return {-2}
+              end
+              if n then top = n end
               popped[#popped + 1] = v
+            end
+            if top then
+              redis.call('HSET', KEYS[2], 'popped', string.format('%.0f', top))
             end
             popped[1] = redis.call('LLEN', KEYS[1])
             return popped
@@ -50,20 +80,33 @@ final class RedisShardLists {
         this.redis = Objects.requireNonNull(redis, "redis");
     }
 
-    /** What one pop took from the head of a list, in list order, and the length it left. */
-    record Popped(List<String> values, long lengthLeft) {
+    /** What one pop took from the head of a list, in list order, and the length it left; or why nothing is served. */
+    record Popped(List<String> values, long lengthLeft, Refusal refusal) {
+    }
+
+    /** Why a pop serves nothing. */
+    enum Refusal {
+        NONE,
+        /** The Redis answering is not the process the list was popped from (a failover, a restart). */
+        OTHER_PROCESS,
+        /** The list handed out an index at or below the highest popped from it: it was put back. */
+        PUT_BACK
     }
 
     Popped pop(String listKey, int count) {
-        List<?> reply = redis.execute(POP, List.of(listKey), Integer.toString(count));
+        List<?> reply = redis.execute(POP, List.of(listKey, ShardListKeys.guard(listKey)), Integer.toString(count));
         if (reply == null || reply.isEmpty()) {
             throw new IllegalStateException("Redis answered the pop script on " + listKey + " with nothing");
+        }
+        long first = ((Number) reply.get(0)).longValue();
+        if (first < 0) {
+            return new Popped(List.of(), 0, first == -1 ? Refusal.OTHER_PROCESS : Refusal.PUT_BACK);
         }
         List<String> values = new ArrayList<>(reply.size() - 1);
         for (int i = 1; i < reply.size(); i++) {
             values.add(String.valueOf(reply.get(i)));
         }
-        return new Popped(values, ((Number) reply.get(0)).longValue());
+        return new Popped(values, first, Refusal.NONE);
     }
 
     long length(String listKey) {
@@ -95,6 +138,15 @@ final class RedisShardLists {
 
     void delete(String key) {
         redis.delete(key);
+    }
+
+    /**
+     * Deletes a list, then its guard hash, so that the next pop records the process anew. The highest
+     * index popped goes with it: the refill that follows reserves above everything reserved before.
+     */
+    void deleteList(String listKey) {
+        redis.delete(listKey);
+        redis.delete(ShardListKeys.guard(listKey));
     }
 
     /** Every list key of their shape, found with SCAN (never KEYS, which blocks a busy Redis). */

@@ -66,10 +66,26 @@ final class ShardListGuard {
     }
 
     /**
-     * The popped values as indexes, or null when the list went back in time or holds something
+     * The popped values as indexes, or null when they must not be served: the Redis answering is
+     * another process than the one the list was popped from (a failover, a restart from a snapshot),
+     * or the list went back in time or holds something
      * that is not an index: then it has been deleted and the popped values are dropped.
      */
-    long[] check(ShardListState state, List<String> popped, long floor) {
+    long[] check(ShardListState state, RedisShardLists.Popped pop, long floor) {
+        if (pop.refusal() == RedisShardLists.Refusal.OTHER_PROCESS) {
+            discard(state, "is now served by another Redis process than the one Leaf popped it from (its run_id "
+                    + "differs from the one recorded beside the list): a failover to a replica, or a restart from a "
+                    + "snapshot, either of which may have lost pops. Nothing was popped, and every instance's first "
+                    + "pop on this process finds the same", true);
+            return null;
+        }
+        if (pop.refusal() == RedisShardLists.Refusal.PUT_BACK) {
+            discard(state, "handed out an index at or below the highest index popped from it (kept beside the "
+                    + "list): the list went back in time, put back from an older copy. What was popped is not served, "
+                    + "and every instance's next pop finds the same", true);
+            return null;
+        }
+        List<String> popped = pop.values();
         long[] indexes = new long[popped.size()];
         long previous = floor;
         for (int i = 0; i < indexes.length; i++) {
@@ -79,7 +95,7 @@ final class ShardListGuard {
                 index = Long.parseLong(value);
             } catch (NumberFormatException notAnIndex) {
                 discard(state, "handed out \"" + value + "\", which is not a decimal index; check what else writes "
-                        + "to this key");
+                        + "to this key", false);
                 return null;
             }
             if (index <= previous) {
@@ -87,7 +103,7 @@ final class ShardListGuard {
                         + "issued: the list went back in time, most likely a Redis failover to a replica that "
                         + "lagged behind, or a restore of an old snapshot. Check the Redis replication (how far "
                         + "the promoted replica was behind) and that no other service pushes to this list out of "
-                        + "order");
+                        + "order", false);
                 return null;
             }
             indexes[i] = index;
@@ -96,12 +112,12 @@ final class ShardListGuard {
         return indexes;
     }
 
-    private void discard(ShardListState state, String what) {
+    private void discard(ShardListState state, String what, boolean everyInstanceSeesIt) {
         LOG.error("Redis list {} (app {} shard {}) {}. The list was deleted and the shard is refilled from "
-                + "id_alloc with new indexes, so this instance issues none of them again; another instance that "
-                + "popped from the old list before its next watermark sync is not covered (see docs/shard-mode.md)",
-                state.listKey, state.appId, state.shardId, what);
-        lists.delete(state.listKey);
+                + "id_alloc with new indexes, so this instance issues none of them again{}", state.listKey,
+                state.appId, state.shardId, what, everyInstanceSeesIt ? "" : "; another instance that popped from the"
+                        + " old list before its next watermark sync is not covered (see docs/shard-mode.md)");
+        lists.deleteList(state.listKey);
         sync(state);
     }
 }

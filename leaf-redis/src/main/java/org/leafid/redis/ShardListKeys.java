@@ -25,6 +25,16 @@ final class ShardListKeys {
         return LOCK_PREFIX + appId + "_" + shardId;
     }
 
+    /**
+     * Leaf's own hash beside a list: {@code run-id}, the Redis process the list was first popped from
+     * by Leaf, and {@code popped}, the highest index popped from it. In braces, so that Redis Cluster
+     * keeps it in the list's slot (the pop script touches both); not of their shape, so their services
+     * and the removed-app sweep leave it alone.
+     */
+    static String guard(String listKey) {
+        return "{" + listKey + "}.leaf";
+    }
+
     /** The app id of a list key, or empty when the key does not have their shape (left alone then). */
     static OptionalInt appIdOfList(String key) {
         if (!key.startsWith(LIST_PREFIX)) {

@@ -3,6 +3,9 @@ package org.leafid.redis;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import java.time.Duration;
+import java.util.List;
+import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -27,6 +30,18 @@ public final class TestRedis implements AutoCloseable {
     private final StringRedisTemplate template;
 
     public TestRedis(int port) {
+        this(new RedisStandaloneConfiguration("127.0.0.1", port));
+    }
+
+    /** Through Sentinels, as {@code spring.data.redis.sentinel.*} configures it. */
+    public static TestRedis sentinel(String masterName, List<Integer> sentinelPorts) {
+        RedisSentinelConfiguration sentinels = new RedisSentinelConfiguration();
+        sentinels.master(masterName);
+        sentinelPorts.forEach(port -> sentinels.sentinel("127.0.0.1", port));
+        return new TestRedis(sentinels);
+    }
+
+    private TestRedis(RedisConfiguration server) {
         LettuceClientConfiguration client = LettuceClientConfiguration.builder()
                 .commandTimeout(COMMAND_TIMEOUT)
                 .clientOptions(ClientOptions.builder()
@@ -34,7 +49,9 @@ public final class TestRedis implements AutoCloseable {
                         .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build())
                         .build())
                 .build();
-        factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port), client);
+        factory = server instanceof RedisSentinelConfiguration sentinels
+                ? new LettuceConnectionFactory(sentinels, client)
+                : new LettuceConnectionFactory((RedisStandaloneConfiguration) server, client);
         factory.afterPropertiesSet();
         factory.start();
         template = new StringRedisTemplate(factory);

@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
@@ -24,19 +26,30 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private final int port;
     private final Path log;
+    private final List<String> extraArguments;
     private Process process;
 
-    private RedisServerProcess(int port) throws IOException {
+    private RedisServerProcess(int port, List<String> extraArguments) throws IOException {
         this.port = port;
         this.log = Files.createTempFile("leaf-redis-test-" + port, ".log");
+        this.extraArguments = List.copyOf(extraArguments);
     }
 
     public static RedisServerProcess start() throws IOException, InterruptedException {
+        return start(List.of());
+    }
+
+    /** A replica of the Redis at {@code masterPort} on 127.0.0.1 (a relay's port, to hold it behind). */
+    public static RedisServerProcess startReplicaOf(int masterPort) throws IOException, InterruptedException {
+        return start(List.of("--replicaof", "127.0.0.1", Integer.toString(masterPort)));
+    }
+
+    private static RedisServerProcess start(List<String> extraArguments) throws IOException, InterruptedException {
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        RedisServerProcess server = new RedisServerProcess(port);
+        RedisServerProcess server = new RedisServerProcess(port, extraArguments);
         server.restart();
         return server;
     }
@@ -49,8 +62,10 @@ public final class RedisServerProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("redis-server on port " + port + " is already running");
         }
-        process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no")
+        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
+                "127.0.0.1", "--save", "", "--appendonly", "no"));
+        command.addAll(extraArguments);
+        process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();

@@ -32,7 +32,7 @@ import org.leafid.server.support.TestReports;
 class ReliabilityFaultIT {
 
     /** Every scenario: the full suite's run (-Pfault-suite) writes RELIABILITY.md when all of them ran. */
-    private static final int SCENARIOS = 25;
+    private static final int SCENARIOS = 26;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -224,6 +224,13 @@ class ReliabilityFaultIT {
     @FullFaultSuite
     void aFailoverToAPostgresqlStandbyThatLaggedRepeatsNoId() throws Exception {
         scenario("PostgreSQL failover to a lagging standby", result -> StoreWentBackScenario.postgresFailover(context, result));
+    }
+
+    @Test
+    @Order(22)
+    @FullFaultSuite
+    void aSentinelFailoverToAReplicaThatLaggedRepeatsNoId() throws Exception {
+        scenario("Redis Sentinel failover to a lagging replica", result -> SentinelScenario.run(context, result));
     }
 
     /** The server with an admin token, shared by the bad-input scenario and the security review. */
