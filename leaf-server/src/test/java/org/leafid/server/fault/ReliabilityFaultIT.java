@@ -32,7 +32,7 @@ import org.leafid.server.support.TestReports;
 class ReliabilityFaultIT {
 
     /** Every scenario: the full suite's run (-Pfault-suite) writes RELIABILITY.md when all of them ran. */
-    private static final int SCENARIOS = 26;
+    private static final int SCENARIOS = 29;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -223,7 +223,24 @@ class ReliabilityFaultIT {
     @Order(21)
     @FullFaultSuite
     void aFailoverToAPostgresqlStandbyThatLaggedRepeatsNoId() throws Exception {
-        scenario("PostgreSQL failover to a lagging standby", result -> StoreWentBackScenario.postgresFailover(context, result));
+        scenario("PostgreSQL failover to a lagging standby",
+                result -> StoreWentBackScenario.failover(context, result, StoreWentBackScenario.Copy.POSTGRESQL_ASYNCHRONOUS));
+    }
+
+    @Test
+    @Order(23)
+    @FullFaultSuite
+    void aFailoverToAPostgresqlSynchronousStandbyRepeatsNoId() throws Exception {
+        scenario("PostgreSQL failover to a synchronous standby",
+                result -> StoreWentBackScenario.failover(context, result, StoreWentBackScenario.Copy.POSTGRESQL_SYNCHRONOUS));
+    }
+
+    @Test
+    @Order(24)
+    @FullFaultSuite
+    void aFailoverToAMariadbReplicaThatLaggedRepeatsNoId() throws Exception {
+        scenario("MariaDB failover to a lagging replica",
+                result -> StoreWentBackScenario.failover(context, result, StoreWentBackScenario.Copy.MARIADB_DELAYED));
     }
 
     @Test
@@ -231,6 +248,13 @@ class ReliabilityFaultIT {
     @FullFaultSuite
     void aSentinelFailoverToAReplicaThatLaggedRepeatsNoId() throws Exception {
         scenario("Redis Sentinel failover to a lagging replica", result -> SentinelScenario.run(context, result));
+    }
+
+    @Test
+    @Order(25)
+    @FullFaultSuite
+    void aGaleraClusterLosingNodesUnderLoadRepeatsNoId() throws Exception {
+        scenario("Galera: nodes killed", result -> GaleraScenario.run(context, result));
     }
 
     /** The server with an admin token, shared by the bad-input scenario and the security review. */

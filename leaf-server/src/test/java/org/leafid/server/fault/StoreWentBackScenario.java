@@ -6,11 +6,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
+import org.leafid.testing.jdbc.MariadbServer;
 import org.leafid.testing.jdbc.PostgresServer;
 import org.leafid.testing.jdbc.TestDatabase;
 
@@ -81,31 +84,47 @@ final class StoreWentBackScenario {
         assertThat(run.errors()).as("errors").isEmpty();
     }
 
+    /** What fails over to what. */
+    enum Copy {
+        POSTGRESQL_ASYNCHRONOUS("PostgreSQL primary killed under load and its asynchronous standby promoted, its stream cut"
+                + " 1 s before (it lacked the last blocks reserved)", true),
+        POSTGRESQL_SYNCHRONOUS("PostgreSQL primary killed under load and its synchronous standby promoted", false),
+        MARIADB_DELAYED("MariaDB primary killed under load and its replica promoted (STOP SLAVE, RESET SLAVE ALL,"
+                + " read_only off), the replica applying events 1 s late (MASTER_DELAY=1): its relay log's last second"
+                + " is dropped", true);
+
+        final String fault;
+        final boolean lags;
+
+        Copy(String fault, boolean lags) {
+            this.fault = fault;
+            this.lags = lags;
+        }
+    }
+
     /**
-     * A PostgreSQL primary and an asynchronous streaming standby of the suite's own; two servers given
-     * both in one url ({@code targetServerType=primary}), segment and shard IDs under load. The
-     * standby's stream is cut (it lags), the primary killed, the standby promoted: it lacks the last
-     * blocks the servers reserved, and its rows and marks are below numbers already served.
+     * A primary and a copy of the suite's own (a PostgreSQL streaming standby, a MariaDB replica); two
+     * servers given both in one url, segment and shard IDs under load. The primary is killed and the
+     * copy promoted; a copy that lagged lacks the last blocks the servers reserved, and its rows and
+     * marks are below numbers already served.
      */
-    static void postgresFailover(FaultContext context, ScenarioResult result) throws Exception {
+    static void failover(FaultContext context, ScenarioResult result, Copy copy) throws Exception {
         LoadSummary run;
-        long standbyMaxId;
+        long copyMaxId;
         long primaryMaxId;
         long skips = 0;
         long recoveryMillis;
         String tag = "fault-" + context.runId + "-failover";
-        try (PostgresServer primary = PostgresServer.start(); PostgresServer standby = primary.standby(false)) {
-            TestDatabase database = TestDatabase.prepare(primary.url("leaf"), "postgres", "");
-            FaultDatabase leaf = FaultDatabase.on(database);
+        try (Pair pair = Pair.of(copy)) {
+            FaultDatabase leaf = FaultDatabase.on(pair.database);
             leaf.insertTag(tag, 1, STEP);
             leaf.insertApp(APP, "fault-failover", 100, 0);
-            String url = "jdbc:postgresql://127.0.0.1:" + primary.port() + ",127.0.0.1:" + standby.port()
-                    + "/leaf?targetServerType=primary";
             List<ServerProcess> servers = new ArrayList<>();
-            for (String name : List.of("failover-1", "failover-2")) {
+            String prefix = copy.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            for (String name : List.of(prefix + "-1", prefix + "-2")) {
                 List<String> arguments = context.baseArguments(name, "--leaf.shard.enable=true",
                         "--leaf.snowflake.enable=false", "--leaf.segment.max-step=" + STEP);
-                arguments.addAll(leaf.serverArguments(url));
+                arguments.addAll(leaf.serverArguments(pair.url));
                 servers.add(context.fleet.server(name, arguments, leaf.serverEnvironment()));
             }
             Fleet.startAll(servers, Duration.ofSeconds(120));
@@ -118,14 +137,15 @@ final class StoreWentBackScenario {
             }
             LoadRun load = LoadRun.start(specs);
             FaultContext.hold(Duration.ofSeconds(6));
-            load.phase("standby behind");
-            standby.cutReplication();
+            load.phase("copy behind");
+            pair.holdBehind.run();
             FaultContext.hold(Duration.ofSeconds(1));
             load.phase("failover");
             primaryMaxId = leaf.maxId(tag);
-            primary.kill();
-            standbyMaxId = maxId(standby.url("leaf"), tag);
-            standby.promote();
+            pair.killPrimary.run();
+            FaultContext.hold(Duration.ofMillis(200));
+            copyMaxId = pair.copyMaxId(tag);
+            pair.promote.run();
             LoadWatch recovered = load.watch(null, Mode.SEGMENT, outcome -> outcome.status() == 200);
             recoveryMillis = recovered.awaitMillis(Duration.ofSeconds(30), "segment ID after the promotion");
             load.phase("after");
@@ -141,30 +161,86 @@ final class StoreWentBackScenario {
         for (Mode mode : List.of(Mode.SEGMENT, Mode.SHARD)) {
             duplicates += IdChecks.duplicates(FaultContext.ids(List.of(run), mode, spec -> true)).count();
         }
-        long segmentBefore = run.ids("load", Mode.SEGMENT) + run.ids("standby behind", Mode.SEGMENT);
         result.load = ScenarioResult.load(run);
-        result.fault = "PostgreSQL primary killed under load and its asynchronous standby promoted, its stream cut 1 s "
-                + "before (it lacked the last blocks reserved); two servers on one url naming both";
+        result.fault = copy.fault + "; two servers on one url naming both";
         result.idsChecked = run.ids();
         result.duplicates = duplicates;
         result.errors = ScenarioResult.errors(run.errors());
         result.recovery = "segment IDs again " + ScenarioResult.millis(recoveryMillis) + " after the promotion; "
                 + skips + " server(s) logged the skip of every row";
-        result.note("The standby had max_id %,d of the tag when promoted, the primary %,d when it was killed. "
-                + "IDs by kind: segment %,d (%,d before the kill), shard %,d. Errors by phase: before %s; standby "
-                + "behind %s; failover %s; after %s.", standbyMaxId, primaryMaxId, run.ids(Mode.SEGMENT),
-                segmentBefore, run.ids(Mode.SHARD), ScenarioResult.errors(run.errors("load")),
-                ScenarioResult.errors(run.errors("standby behind")), ScenarioResult.errors(run.errors("failover")),
-                ScenarioResult.errors(run.errors("after")));
+        result.note("The copy had max_id %,d of the tag when promoted, the primary %,d when it was killed. IDs by "
+                + "kind: segment %,d, shard %,d. Errors by phase: before %s; copy behind %s; failover %s; after %s.",
+                copyMaxId, primaryMaxId, run.ids(Mode.SEGMENT), run.ids(Mode.SHARD),
+                ScenarioResult.errors(run.errors("load")), ScenarioResult.errors(run.errors("copy behind")),
+                ScenarioResult.errors(run.errors("failover")), ScenarioResult.errors(run.errors("after")));
 
         assertThat(duplicates).as("duplicate IDs").isZero();
-        assertThat(standbyMaxId).as("the standby's max_id when promoted, below the primary's").isLessThan(primaryMaxId);
+        if (copy.lags) {
+            assertThat(copyMaxId).as("the copy's max_id when promoted, below the primary's").isLessThan(primaryMaxId);
+        } else {
+            // At least: a reservation may commit (on both) between the read of the primary's and the kill.
+            assertThat(copyMaxId).as("the synchronous copy's max_id when promoted").isGreaterThanOrEqualTo(primaryMaxId);
+        }
         assertThat(skips).as("servers that logged the skip after the failover").isPositive();
         assertThat(run.ids("after", Mode.SEGMENT)).as("segment IDs after the promotion").isPositive();
         assertThat(run.ids("after", Mode.SHARD)).as("shard IDs after the promotion").isPositive();
         assertThat(run.errors("load")).as("errors before the fault").isEmpty();
         assertThat(FaultContext.unexpected(run.errors(), "segment 503 *", "shard 503 *"))
                 .as("errors other than 503 problems").isEmpty();
+    }
+
+    /** A primary and its copy, started; how the scenario reaches and breaks them. */
+    private record Pair(TestDatabase database, String url, String copyUrl, String user, String password,
+            Step holdBehind, Step killPrimary, Step promote, AutoCloseable servers) implements AutoCloseable {
+
+        static Pair of(Copy copy) throws Exception {
+            if (copy == Copy.MARIADB_DELAYED) {
+                Path dir = Files.createTempDirectory("leaf-fault-mariadb-");
+                MariadbServer primary = MariadbServer.primary(dir);
+                MariadbServer replica = primary.replica(dir, 1);
+                return new Pair(TestDatabase.prepare(primary.url(), MariadbServer.USER, MariadbServer.PASSWORD),
+                        "jdbc:mysql://127.0.0.1:" + primary.port() + ",127.0.0.1:" + replica.port() + "/"
+                                + MariadbServer.DATABASE + "?failOverReadOnly=false",
+                        replica.url(), MariadbServer.USER, MariadbServer.PASSWORD, () -> { }, primary::kill,
+                        replica::promote, () -> {
+                            replica.close();
+                            primary.close();
+                        });
+            }
+            PostgresServer primary = PostgresServer.start();
+            PostgresServer standby = primary.standby(copy == Copy.POSTGRESQL_SYNCHRONOUS);
+            return new Pair(TestDatabase.prepare(primary.url("leaf"), "postgres", ""),
+                    "jdbc:postgresql://127.0.0.1:" + primary.port() + ",127.0.0.1:" + standby.port()
+                            + "/leaf?targetServerType=primary",
+                    standby.url("leaf"), "postgres", "",
+                    copy == Copy.POSTGRESQL_ASYNCHRONOUS ? standby::cutReplication : () -> { }, primary::kill,
+                    standby::promote, () -> {
+                        standby.close();
+                        primary.close();
+                    });
+        }
+
+        long copyMaxId(String tag) throws Exception {
+            try (Connection connection = DriverManager.getConnection(copyUrl, user, password);
+                    PreparedStatement statement = connection.prepareStatement(
+                            "SELECT max_id FROM leaf_alloc WHERE biz_tag = ?")) {
+                statement.setString(1, tag);
+                try (ResultSet row = statement.executeQuery()) {
+                    row.next();
+                    return row.getLong(1);
+                }
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            servers.close();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws Exception;
     }
 
     private static void setBackTogether(FaultDatabase database, String tag, long to) throws Exception {
@@ -182,18 +258,6 @@ final class StoreWentBackScenario {
                 mark.executeUpdate();
             }
             connection.commit();
-        }
-    }
-
-    private static long maxId(String url, String tag) throws Exception {
-        try (Connection connection = DriverManager.getConnection(url, "postgres", "");
-                PreparedStatement statement = connection.prepareStatement(
-                        "SELECT max_id FROM leaf_alloc WHERE biz_tag = ?")) {
-            statement.setString(1, tag);
-            try (ResultSet row = statement.executeQuery()) {
-                row.next();
-                return row.getLong(1);
-            }
         }
     }
 }
