@@ -29,6 +29,14 @@ public interface HighWaterMapper {
             """;
 
 
+    /**
+     * The columns a one-statement reservation on PostgreSQL adds to its answer, so that the check of
+     * the database's identity ({@code StoreIdentityGuard#check}) costs no round trip of its own: the
+     * identity of the server that ran it, and the one recorded.
+     */
+    String IDENTITY_COLUMNS = StoreIdentity.POSTGRESQL + " AS identity, (SELECT high FROM leaf_high_water WHERE name = '"
+            + StoreIdentityGuard.RECORD + "') AS recorded\n";
+
     @Select("SELECT high FROM leaf_high_water WHERE name = #{name}")
     Long high(@Param("name") String name);
 

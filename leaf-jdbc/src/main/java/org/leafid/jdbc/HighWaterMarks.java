@@ -60,25 +60,6 @@ public final class HighWaterMarks {
         return table + ":" + key;
     }
 
-    /**
-     * The mark, within the caller's reservation transaction; 0 when none is recorded.
-     *
-     * @throws MissingTableException when the table does not exist (the caller rolls back, calls
-     *     {@link #createTable} and tries again)
-     */
-    public long mark(SqlSession session, String key) {
-        try {
-            Long high = session.getMapper(HighWaterMapper.class).high(name(key));
-            seen = true;
-            return high == null ? 0 : high;
-        } catch (PersistenceException e) {
-            if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
-                throw new MissingTableException(e);
-            }
-            throw e;
-        }
-    }
-
     /** Raises the mark to {@code reservedMaxId} within the caller's reservation transaction; never lowers it. */
     public void raise(SqlSession session, String key, long reservedMaxId, long markRead) {
         HighWaterMapper mapper = session.getMapper(HighWaterMapper.class);

@@ -25,9 +25,10 @@ import java.util.Locale;
  *       replication topology has its own {@code server_id}).</li>
  * </ul>
  */
-final class StoreIdentity {
+public final class StoreIdentity {
 
-    private static final String POSTGRESQL = "((SELECT system_identifier FROM pg_control_system())::text"
+    /** PostgreSQL's: a column of the one-statement reservations ({@code LeafAllocOneTripMapper}). */
+    public static final String POSTGRESQL = "((SELECT system_identifier FROM pg_control_system())::text"
             + " || '/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))";
     private static final String GALERA = "(SELECT CONCAT('galera:', VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS"
             + " WHERE VARIABLE_NAME = 'WSREP_CLUSTER_STATE_UUID')";

@@ -1,6 +1,7 @@
 package org.leafid.jdbc;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
@@ -42,6 +43,8 @@ public final class StoreIdentityGuard {
     private final LongAdder skips = new LongAdder();
     /** The identity expression for this kind of database, asked once; "" for H2 (no check). */
     private volatile String expression;
+    /** Whether a check passed in this process: from then on a missing record means a copy older than it. */
+    private volatile boolean recordSeen;
 
     /**
      * @param skipBlocks how many steps every row moves forward when the identity changed: the
@@ -56,35 +59,65 @@ public final class StoreIdentityGuard {
     }
 
     /**
-     * Checks, on the session of a reservation and before its block is served, that the database
-     * answering is the one this fleet recorded.
+     * The mark {@code markName} (0 when none is recorded), read in the caller's reservation
+     * transaction together with the identity of the database answering, which is checked against
+     * the one this fleet recorded before the block is served: one round trip for both.
      *
-     * @throws Changed when it is not (or none is recorded): roll back, call {@link #adopt}, reserve again
+     * @throws Changed when the database is not the one recorded (or none is): roll back, call
+     *     {@link #adopt}, reserve again
      * @throws HighWaterMarks.MissingTableException when {@code leaf_high_water} does not exist
      */
-    public void verify(SqlSession session) {
+    public long markVerified(SqlSession session, String markName) {
         try {
             Connection connection = session.getConnection();
             String identity = expression(connection);
-            if (identity.isEmpty()) {
-                return;
-            }
-            try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(
-                    "SELECT " + identity + ", (SELECT high FROM leaf_high_water WHERE name = '" + RECORD + "')")) {
-                result.next();
-                String now = result.getString(1);
-                long recorded = result.getLong(2);
-                boolean none = result.wasNull();
-                if (none || recorded != StoreIdentity.hash(now)) {
-                    throw new Changed(now);
+            String sql = "SELECT (SELECT high FROM leaf_high_water WHERE name = ?)"
+                    + (identity.isEmpty() ? "" : ", " + identity + ", (SELECT high FROM leaf_high_water WHERE name = '"
+                            + RECORD + "')");
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                statement.setString(1, markName);
+                try (ResultSet result = statement.executeQuery()) {
+                    result.next();
+                    long mark = result.getLong(1);
+                    if (!identity.isEmpty()) {
+                        long recorded = result.getLong(3);
+                        check(result.getString(2), result.wasNull() ? null : recorded);
+                    }
+                    recordSeen = true;
+                    return mark;
                 }
             }
         } catch (SQLException e) {
-            PersistenceException failure = new PersistenceException("the identity of the database could not be read", e);
+            PersistenceException failure = new PersistenceException("leaf_high_water could not be read", e);
             if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
                 throw new HighWaterMarks.MissingTableException(failure);
             }
             throw failure;
+        }
+    }
+
+    /**
+     * Checks the identity a reservation read with its block against the one recorded, before the
+     * block is served.
+     *
+     * @throws Changed when they differ, or none is recorded
+     */
+    public void check(String identityNow, Long recorded) {
+        if (recorded == null || recorded != StoreIdentity.hash(identityNow)) {
+            throw new Changed(identityNow);
+        }
+        recordSeen = true;
+    }
+
+    /**
+     * Before a one-statement reservation, which commits its block and raises its mark before
+     * {@link #check} can look: until a check passed in this process, checks first, so that the
+     * first reservation on a new database records its identity before any mark exists (else the
+     * mark it raised would read as a copy older than the record, and every row would be skipped).
+     */
+    public void checkFirstTime(SqlSession session) {
+        if (!recordSeen) {
+            markVerified(session, RECORD);
         }
     }
 

@@ -73,10 +73,10 @@ final class ShardListGuard {
      */
     long[] check(ShardListState state, RedisShardLists.Popped pop, long floor) {
         if (pop.refusal() == RedisShardLists.Refusal.OTHER_PROCESS) {
-            discard(state, "is now served by another Redis process than the one Leaf popped it from (its run_id "
-                    + "differs from the one recorded beside the list): a failover to a replica, or a restart from a "
-                    + "snapshot, either of which may have lost pops. Nothing was popped, and every instance's first "
-                    + "pop on this process finds the same", true);
+            discard(state, "is now served by another Redis process than the one Leaf popped it from (the guard "
+                    + "hash beside it came by replication, without the mark only the popping process writes): a "
+                    + "failover to a replica, which may have lost pops. Nothing was popped, and every instance's "
+                    + "first pop on this process finds the same", true);
             return null;
         }
         if (pop.refusal() == RedisShardLists.Refusal.PUT_BACK) {

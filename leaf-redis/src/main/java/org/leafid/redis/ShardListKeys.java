@@ -26,8 +26,8 @@ final class ShardListKeys {
     }
 
     /**
-     * Leaf's own hash beside a list: {@code run-id}, the Redis process the list was first popped from
-     * by Leaf, and {@code popped}, the highest index popped from it. In braces, so that Redis Cluster
+     * Leaf's own hash beside a list: {@code here}, a mark of the Redis process that pops it (never
+     * replicated), and {@code popped}, the highest index popped from it. In braces, so that Redis Cluster
      * keeps it in the list's slot (the pop script touches both); not of their shape, so their services
      * and the removed-app sweep leave it alone.
      */

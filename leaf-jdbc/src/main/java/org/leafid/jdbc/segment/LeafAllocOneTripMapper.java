@@ -31,18 +31,21 @@ public interface LeafAllocOneTripMapper {
                  AND max_id <= 9223372036854775807 - GREATEST(#{step}, step)
               RETURNING biz_tag, max_id, step
             ), """ + HighWaterMapper.READ_AND_RAISE_MARK + """
-            SELECT a.biz_tag, a.max_id, a.step, COALESCE((SELECT high FROM mark), 0) AS mark
+            SELECT a.biz_tag, a.max_id, a.step, COALESCE((SELECT high FROM mark), 0) AS mark,
+            """ + HighWaterMapper.IDENTITY_COLUMNS + """
               FROM advanced a""")
     @ConstructorArgs({
         @Arg(column = "biz_tag", javaType = String.class),
         @Arg(column = "max_id", javaType = long.class),
         @Arg(column = "step", javaType = int.class),
-        @Arg(column = "mark", javaType = long.class)
+        @Arg(column = "mark", javaType = long.class),
+        @Arg(column = "identity", javaType = String.class),
+        @Arg(column = "recorded", javaType = Long.class)
     })
     // A statement that writes: never answered from MyBatis's session cache.
     @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
     Reserved reserve(@Param("tag") String tag, @Param("step") long step, @Param("markName") String markName);
 
-    /** The row as the reservation left it, and the tag's mark before it. */
-    record Reserved(String tag, long maxId, int step, long markBefore) {}
+    /** The row as the reservation left it, the tag's mark before it, and the database's identity now and as recorded. */
+    record Reserved(String tag, long maxId, int step, long markBefore, String identity, Long recorded) {}
 }

@@ -135,7 +135,7 @@ public final class LeafAllocRepository implements SegmentStore {
     private AllocRow reserveInOneTrip(String tag, long requestedStep) {
         LeafAllocOneTripMapper.Reserved reserved;
         try (SqlSession session = sessions.openSession(true)) {
-            identity.verify(session); // the statement below runs on this connection, so on the server verified
+            identity.checkFirstTime(session);
             reserved = session.getMapper(LeafAllocOneTripMapper.class).reserve(tag, requestedStep, marks.name(tag));
         } catch (PersistenceException e) {
             if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
@@ -147,6 +147,8 @@ public final class LeafAllocRepository implements SegmentStore {
         if (reserved == null) {
             return null;
         }
+        // The block is committed, but served only if the server that ran the statement is the one recorded.
+        identity.check(reserved.identity(), reserved.recorded());
         long size = Math.max(requestedStep, reserved.step());
         boolean aboveMark = reserved.maxId() - size >= reserved.markBefore();
         return aboveMark ? new AllocRow(tag, reserved.maxId(), reserved.step()) : null;
@@ -171,8 +173,9 @@ public final class LeafAllocRepository implements SegmentStore {
                 throw new TagExhaustedException(tag, row.maxId(), Math.max(requestedStep, row.step()));
             }
             long size = Math.max(requestedStep, row.step());
-            long mark = marks.mark(session, tag);
-            identity.verify(session); // in this transaction: the block commits on the server verified, or not at all
+            // With the identity, in this transaction: the block commits on the server checked, or not at all.
+            long mark = identity.markVerified(session, marks.name(tag));
+            marks.seen();
             if (row.maxId() - size < mark) {
                 if (mark > Long.MAX_VALUE - size) {
                     throw new TagExhaustedException(tag, mark, size);

@@ -27,18 +27,21 @@ public interface IdAllocOneTripMapper {
                  AND max_id <= 9223372036854775807 - CAST(step AS DECIMAL(20)) * #{blocks}
               RETURNING max_id, step
             ), """ + HighWaterMapper.READ_AND_RAISE_MARK + """
-            SELECT a.max_id, a.step, COALESCE((SELECT high FROM mark), 0) AS mark
+            SELECT a.max_id, a.step, COALESCE((SELECT high FROM mark), 0) AS mark,
+            """ + HighWaterMapper.IDENTITY_COLUMNS + """
               FROM advanced a""")
     @ConstructorArgs({
         @Arg(column = "max_id", javaType = long.class),
         @Arg(column = "step", javaType = int.class),
-        @Arg(column = "mark", javaType = long.class)
+        @Arg(column = "mark", javaType = long.class),
+        @Arg(column = "identity", javaType = String.class),
+        @Arg(column = "recorded", javaType = Long.class)
     })
     // A statement that writes: never answered from MyBatis's session cache.
     @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
     Reserved reserve(@Param("appId") int appId, @Param("shardId") int shardId, @Param("blocks") long blocks,
             @Param("markName") String markName);
 
-    /** The row's {@code max_id} and step after the reservation, and the mark before it. */
-    record Reserved(long maxId, int step, long markBefore) {}
+    /** The row's {@code max_id} and step after the reservation, the mark before it, and the database's identity now and as recorded. */
+    record Reserved(long maxId, int step, long markBefore, String identity, Long recorded) {}
 }

@@ -141,7 +141,7 @@ public final class IdAllocRepository implements ShardStore {
     private ShardBlock reserveInOneTrip(int appId, int shardId, int blocks) {
         IdAllocOneTripMapper.Reserved reserved;
         try (SqlSession session = sessions.openSession(true)) {
-            identity.verify(session); // the statement below runs on this connection, so on the server verified
+            identity.checkFirstTime(session);
             reserved = session.getMapper(IdAllocOneTripMapper.class)
                     .reserve(appId, shardId, blocks, marks.name(markKey(appId, shardId)));
         } catch (PersistenceException e) {
@@ -155,6 +155,8 @@ public final class IdAllocRepository implements ShardStore {
         if (reserved == null) {
             return null;
         }
+        // The block is committed, but served only if the server that ran the statement is the one recorded.
+        identity.check(reserved.identity(), reserved.recorded());
         long size = (long) reserved.step() * blocks;
         long first = reserved.maxId() - size + 1;
         return first > reserved.markBefore()
@@ -184,8 +186,9 @@ public final class IdAllocRepository implements ShardStore {
             long size = (long) row.step() * blocks;
             long maxId = row.maxId();
             String key = markKey(appId, shardId);
-            long mark = marks.mark(session, key);
-            identity.verify(session); // in this transaction: the block commits on the server verified, or not at all
+            // With the identity, in this transaction: the block commits on the server checked, or not at all.
+            long mark = identity.markVerified(session, marks.name(key));
+            marks.seen();
             if (maxId - size + 1 <= mark) {
                 if (mark > Long.MAX_VALUE - size) {
                     throw new AppLimitReachedException(appId, shardId, row.maxLimitId());
