@@ -119,7 +119,7 @@ public final class RedisShardIndexSource implements ShardIndexSource {
             lists.forEachListKey(listKey -> {
                 OptionalInt appId = ShardListKeys.appIdOfList(listKey);
                 if (appId.isPresent() && !keep.contains(appId.getAsInt())) {
-                    lists.delete(listKey);
+                    lists.deleteList(listKey);
                     deleted.incrementAndGet();
                 }
             });

@@ -140,10 +140,6 @@ final class RedisShardLists {
         redis.execute(UNLOCK, List.of(lockKey), token);
     }
 
-    void delete(String key) {
-        redis.delete(key);
-    }
-
     /**
      * Deletes a list, then its guard hash, so that the next pop records the process anew. The highest
      * index popped goes with it: the refill that follows reserves above everything reserved before.

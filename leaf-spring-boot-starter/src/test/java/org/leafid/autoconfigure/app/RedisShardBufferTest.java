@@ -86,7 +86,9 @@ class RedisShardBufferTest {
             StringRedisTemplate redis = cleaner.getBean(StringRedisTemplate.class);
             for (int app : new int[] {APP, OTHER_APP}) {
                 for (int shard = 0; shard < ShardId.SHARDS; shard++) {
-                    redis.delete(List.of(list(app, shard), "id.gen.lock_" + app + "_" + shard));
+                    // The list, its lock and the guard hash Leaf keeps beside it.
+                    redis.delete(List.of(list(app, shard), "id.gen.lock_" + app + "_" + shard,
+                            "{" + list(app, shard) + "}.leaf"));
                 }
             }
         }
