@@ -136,7 +136,7 @@ final class StoreWentBackScenario {
                 }
             }
             LoadRun load = LoadRun.start(specs);
-            FaultContext.hold(Duration.ofSeconds(6));
+            FaultContext.hold(Duration.ofSeconds(10));
             load.phase("copy behind");
             pair.holdBehind.run();
             FaultContext.hold(Duration.ofSeconds(1));
@@ -149,7 +149,7 @@ final class StoreWentBackScenario {
             LoadWatch recovered = load.watch(null, Mode.SEGMENT, outcome -> outcome.status() == 200);
             recoveryMillis = recovered.awaitMillis(Duration.ofSeconds(30), "segment ID after the promotion");
             load.phase("after");
-            FaultContext.hold(Duration.ofSeconds(8));
+            FaultContext.hold(Duration.ofSeconds(15));
             run = load.stop();
             for (ServerProcess server : servers) {
                 skips += server.logLines("The database Leaf writes to is now");
@@ -175,6 +175,7 @@ final class StoreWentBackScenario {
                 ScenarioResult.errors(run.errors("failover")), ScenarioResult.errors(run.errors("after")));
 
         assertThat(duplicates).as("duplicate IDs").isZero();
+        assertThat(run.ids()).as("IDs collected").isGreaterThanOrEqualTo(100_000);
         if (copy.lags) {
             assertThat(copyMaxId).as("the copy's max_id when promoted, below the primary's").isLessThan(primaryMaxId);
         } else {
