@@ -8,7 +8,10 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which database server a connection is on, as a name that changes when another server takes over
@@ -33,13 +36,18 @@ public final class StoreIdentity {
     private static final String GALERA = "(SELECT CONCAT('galera:', VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS"
             + " WHERE VARIABLE_NAME = 'WSREP_CLUSTER_STATE_UUID')";
     private static final String MYSQL = "CONCAT(@@hostname, ':', @@port, '#', @@server_id)";
+    /** For a MySQL-protocol database without {@code @@server_id} (TiDB may lack it). */
+    private static final String HOST_AND_PORT = "CONCAT(@@hostname, ':', @@port)";
+
+    private static final Logger log = LoggerFactory.getLogger(StoreIdentity.class);
 
     private StoreIdentity() {}
 
     /**
      * The SQL expression that names the server a statement runs on, for the kind of database
      * {@code connection} is on (asked once: a failover does not change the kind); null for the
-     * embedded H2, one process with no copy to fail over to.
+     * embedded H2, one process with no copy to fail over to, and for a database that answers none
+     * of the expressions (said once at WARN).
      */
     static String expression(Connection connection) throws SQLException {
         DatabaseMetaData meta = connection.getMetaData();
@@ -50,15 +58,31 @@ public final class StoreIdentity {
         if (product.contains("postgresql")) {
             return POSTGRESQL;
         }
-        if (meta.getDatabaseProductVersion().toLowerCase(Locale.ROOT).contains("mariadb")) {
-            try (Statement statement = connection.createStatement();
-                    ResultSet wsrep = statement.executeQuery("SELECT @@wsrep_on + 0")) {
-                if (wsrep.next() && wsrep.getInt(1) == 1) {
-                    return GALERA;
-                }
+        if (meta.getDatabaseProductVersion().toLowerCase(Locale.ROOT).contains("mariadb")
+                && "1".equals(answer(connection, "@@wsrep_on + 0"))) {
+            return GALERA;
+        }
+        // Each candidate is tried once, so that a MySQL-protocol database lacking a variable (a MariaDB
+        // built without Galera has no @@wsrep_on) falls back rather than failing every reservation.
+        for (String candidate : List.of(MYSQL, HOST_AND_PORT)) {
+            if (answer(connection, candidate) != null) {
+                return candidate;
             }
         }
-        return MYSQL;
+        log.warn("Leaf cannot read which server {} {} is (@@hostname, @@port): a failover to a copy that lagged, or a"
+                + " restore, is not noticed on it, and only each server's memory of its own blocks guards the rows;"
+                + " see docs/databases.md", meta.getDatabaseProductName(), meta.getDatabaseProductVersion());
+        return null;
+    }
+
+    /** What {@code SELECT expression} answers, or null when the database refuses it. */
+    private static String answer(Connection connection, String expression) {
+        try (Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT " + expression)) {
+            return result.next() ? result.getString(1) : null;
+        } catch (SQLException notThere) {
+            return null;
+        }
     }
 
     /** The name as the 64-bit number {@code leaf_high_water} keeps (the first 8 bytes of its SHA-256). */
