@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What does tell is which server answers ({@link StoreIdentity}). The identity of the server
  * this fleet writes to is recorded in {@code leaf_high_water} (row {@value #RECORD}), and every
- * reservation checks it on its own connection, in its own transaction, before its block is served
- * ({@link #verify}). A copy carries the identity of the server it was copied from, so the first
+ * reservation reads it with its block, in its own statement or transaction, and checks it before the
+ * block is served ({@link #markVerified}, {@link #check}). A copy carries the identity of the server it was copied from, so the first
  * reservation after a failover finds a different one: nothing it reserved is served, and
  * {@link #adopt} moves every {@code leaf_alloc} and {@code id_alloc} row {@code skipBlocks} of its
  * steps forward and records the new identity, in one transaction that every server of the fleet

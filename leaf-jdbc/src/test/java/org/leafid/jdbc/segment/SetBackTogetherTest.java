@@ -3,8 +3,6 @@ package org.leafid.jdbc.segment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alibaba.druid.pool.DruidDataSource;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Arrays;
@@ -61,7 +59,7 @@ class SetBackTogetherTest {
                     InstantSource.system(), loader, Duration.ofSeconds(10));
             Future<?> operator = callers.submit(() -> {
                 while (running.get()) {
-                    setBackTogether(database, tag, 5L * STEP);
+                    database.setBackWithMark(tag, 5L * STEP);
                     setBacks.incrementAndGet();
                     Thread.sleep(20);
                 }
@@ -90,24 +88,5 @@ class SetBackTogetherTest {
         assertThat(setBacks.get()).as("times the row and its mark were set back").isGreaterThan(3);
         assertThat(repeats).as("IDs served twice").isZero();
         assertThat(unique).hasSize(90_000);
-    }
-
-    /** The row and its mark moved back by {@code by} in one transaction, as a careful operator would. */
-    private static void setBackTogether(TestDatabase database, String tag, long by) throws Exception {
-        try (Connection connection = database.connect()) {
-            connection.setAutoCommit(false);
-            try (PreparedStatement row = connection.prepareStatement(
-                    "UPDATE leaf_alloc SET max_id = GREATEST(max_id - ?, 0) WHERE biz_tag = ?");
-                    PreparedStatement mark = connection.prepareStatement(
-                            "UPDATE leaf_high_water SET high = GREATEST(high - ?, 0) WHERE name = ?")) {
-                row.setLong(1, by);
-                row.setString(2, tag);
-                row.executeUpdate();
-                mark.setLong(1, by);
-                mark.setString(2, "leaf_alloc:" + tag);
-                mark.executeUpdate();
-            }
-            connection.commit();
-        }
     }
 }

@@ -53,9 +53,9 @@ final class FaultDatabase {
         return database.url();
     }
 
-    /** A connection of the test's own, for statements that must go in one transaction. */
-    java.sql.Connection connect() throws java.sql.SQLException {
-        return database.connect();
+    /** A tag's {@code max_id} and its mark set back by {@code by} in one transaction. */
+    void setBackWithMark(String tag, long by) throws java.sql.SQLException {
+        database.setBackWithMark(tag, by);
     }
 
     /** The same database reached through a proxy that relays to its host and port. */

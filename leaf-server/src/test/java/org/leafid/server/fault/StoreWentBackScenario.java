@@ -54,8 +54,7 @@ final class StoreWentBackScenario {
         int setBacks = 0;
         for (int round = 0; round < 8; round++) {
             FaultContext.hold(Duration.ofSeconds(2));
-            long to = Math.max(1, context.database.maxId(tag) - 10L * STEP);
-            setBackTogether(context.database, tag, to);
+            context.database.setBackWithMark(tag, 10L * STEP);
             setBacks++;
         }
         FaultContext.hold(Duration.ofSeconds(2));
@@ -242,23 +241,5 @@ final class StoreWentBackScenario {
     @FunctionalInterface
     private interface Step {
         void run() throws Exception;
-    }
-
-    private static void setBackTogether(FaultDatabase database, String tag, long to) throws Exception {
-        try (Connection connection = database.connect()) {
-            connection.setAutoCommit(false);
-            try (PreparedStatement row = connection.prepareStatement(
-                    "UPDATE leaf_alloc SET max_id = ? WHERE biz_tag = ?");
-                    PreparedStatement mark = connection.prepareStatement(
-                            "UPDATE leaf_high_water SET high = ? WHERE name = ?")) {
-                row.setLong(1, to);
-                row.setString(2, tag);
-                row.executeUpdate();
-                mark.setLong(1, to);
-                mark.setString(2, "leaf_alloc:" + tag);
-                mark.executeUpdate();
-            }
-            connection.commit();
-        }
     }
 }

@@ -255,6 +255,28 @@ public final class TestDatabase {
         update("INSERT INTO leaf_alloc(biz_tag, max_id, step, description) VALUES (?, ?, ?, 'test')", tag, maxId, step);
     }
 
+    /**
+     * Sets a tag's {@code max_id} and its {@code leaf_high_water} mark back by {@code by} (not below 0)
+     * in one transaction: an operator "repairing" both, or what a restore does to the two at once.
+     */
+    public void setBackWithMark(String tag, long by) throws SQLException {
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement row = connection.prepareStatement(
+                    "UPDATE leaf_alloc SET max_id = GREATEST(max_id - ?, 0) WHERE biz_tag = ?");
+                    PreparedStatement mark = connection.prepareStatement(
+                            "UPDATE leaf_high_water SET high = GREATEST(high - ?, 0) WHERE name = ?")) {
+                row.setLong(1, by);
+                row.setString(2, tag);
+                row.executeUpdate();
+                mark.setLong(1, by);
+                mark.setString(2, "leaf_alloc:" + tag);
+                mark.executeUpdate();
+            }
+            connection.commit();
+        }
+    }
+
     public void deleteTag(String tag) {
         update("DELETE FROM leaf_alloc WHERE biz_tag = ?", tag);
     }
