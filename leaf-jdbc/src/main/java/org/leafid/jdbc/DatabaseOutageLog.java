@@ -5,7 +5,7 @@ import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 
 /**
- * The operator's log of a database outage in segment mode: one WARN line per cause per interval
+ * The operator's log of a database outage (segment mode; a disposable worker id's row check): one WARN line per cause per interval
  * (without a stack trace: the line carries the cause and what to check), and one INFO line when
  * the database answers again. During an outage the tag list and every starved tag are retried
  * every second; logging each attempt would bury the line that matters. Not on the ID hot path:
@@ -59,6 +59,15 @@ public final class DatabaseOutageLog {
 
     /** A read or load succeeded: ends the outage, with one line if one was logged. */
     public void answered(String what) {
+        answered(what, "segment IDs are served");
+    }
+
+    /**
+     * A read or write succeeded: ends the outage, with one line if one was logged.
+     *
+     * @param consequence what works again, for the line
+     */
+    public void answered(String what, String consequence) {
         long failed;
         synchronized (this) {
             if (failures == 0) {
@@ -69,7 +78,7 @@ public final class DatabaseOutageLog {
             suppressed = 0;
             loggedCause = null;
         }
-        log.info("{} answers again after {} failed attempt{}; segment IDs are served", what, failed,
-                failed == 1 ? "" : "s");
+        log.info("{} answers again after {} failed attempt{}; {}", what, failed, failed == 1 ? "" : "s",
+                consequence);
     }
 }

@@ -33,6 +33,12 @@ public final class StoreIdentityGuard {
 
     /** The name of the {@code leaf_high_water} row that holds the identity's hash. */
     public static final String RECORD = "leaf:store";
+    /**
+     * The {@code leaf_high_water} row that holds when the identity last changed (the database's
+     * clock, in milliseconds): a worker id handed out just before may be missing from the copy, and
+     * its holder needs time to notice ({@code org.leafid.jdbc.worker.StoreChangeWait}).
+     */
+    public static final String CHANGED_AT = "leaf:store-changed-at";
     /** Reservations per row a failover may lose, unless {@code leaf.jdbc.went-back-skip-blocks} says otherwise. */
     public static final long DEFAULT_SKIP_BLOCKS = 1000;
 
@@ -162,6 +168,10 @@ public final class StoreIdentityGuard {
             }
             long tags = skip(connection, () -> mapper.skipLeafAlloc(skipBlocks));
             long shards = skip(connection, () -> mapper.skipIdAlloc(skipBlocks));
+            long changedAt = mapper.databaseMillis();
+            if (mapper.record(CHANGED_AT, changedAt) == 0) {
+                session.getMapper(HighWaterMapper.class).insert(CHANGED_AT, changedAt);
+            }
             session.commit();
             skips.increment();
             log.warn("The database Leaf writes to is now {}, not the one it wrote to before ({}): a failover, or"

@@ -26,6 +26,11 @@ public interface StoreIdentityMapper {
     @Update("UPDATE leaf_high_water SET high = #{high} WHERE name = #{name}")
     int record(@Param("name") String name, @Param("high") long high);
 
+    /** The database's clock in milliseconds since the epoch: when it changed, and how long ago that was. */
+    @Select("SELECT ROUND(UNIX_TIMESTAMP(CURRENT_TIMESTAMP(3)) * 1000)")
+    @Select(databaseId = "postgresql", value = "SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint")
+    long databaseMillis();
+
     /** Moves every segment tag {@code blocks} of its steps forward; a row that would pass 2^63 - 1 stays. */
     @Update("UPDATE leaf_alloc SET max_id = max_id + #{blocks} * step"
             + " WHERE max_id <= 9223372036854775807 - #{blocks} * step")

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class TcpProxy implements AutoCloseable {
 
-    private final InetSocketAddress target;
+    private volatile InetSocketAddress target;
     private final ServerSocket listener;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final Object gate = new Object();
@@ -53,6 +53,15 @@ public final class TcpProxy implements AutoCloseable {
 
     public void restore() {
         cut = false;
+    }
+
+    /**
+     * Sends new connections to another server and drops the open ones: a virtual address moved to
+     * the new primary after a failover.
+     */
+    public void retarget(String targetHost, int targetPort) {
+        target = new InetSocketAddress(targetHost, targetPort);
+        dropAll();
     }
 
     /** Passes no byte and opens no connection to the target until {@link #thaw()}; nothing is closed. */

@@ -1,7 +1,6 @@
 /**
- * The {@code mysql} worker-id mode: each instance owns one {@code leaf_workerid_alloc} row for
- * good and its worker id is the row's id - 1. The reservation goes to the cache file first and
- * to the row best effort, so an instance keeps issuing while the database is down and starts from
- * its cache file when it cannot be reached.
+ * The worker-id modes that keep their ids in Leaf's database: {@code mysql} (a row per instance
+ * for good) and {@code disposable} (a row per start, uid-generator's), each in a package of its
+ * own, and what both need after the database failed over ({@link org.leafid.jdbc.worker.StoreChangeWait}).
  */
 package org.leafid.jdbc.worker;

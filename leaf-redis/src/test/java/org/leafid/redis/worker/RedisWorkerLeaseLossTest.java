@@ -9,23 +9,20 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.leafid.core.LeafException;
 import org.leafid.core.Sleeper;
-import org.leafid.core.snowflake.SnowflakeGenerator;
 import org.leafid.core.snowflake.SnowflakeId;
 import org.leafid.core.snowflake.SnowflakeLayout;
-import org.leafid.testing.RedisServerProcess;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.redis.TestRedis;
+import org.leafid.testing.RedisServerProcess;
+import org.leafid.testing.SnowflakeIssuer;
 import org.springframework.data.redis.connection.RedisConnection;
 
 /**
@@ -81,7 +78,7 @@ class RedisWorkerLeaseLossTest {
         ReservingWorkerIdHolder first = holder(server, 0);
         first.start(); // a new pool: waits a lease first
         int workerId = first.workerId();
-        Issuer before = new Issuer(first);
+        SnowflakeIssuer before = new SnowflakeIssuer(LAYOUT, first);
         resources.add(before);
         await().atMost(Duration.ofSeconds(5)).until(() -> before.issued().size() > 10_000);
 
@@ -90,7 +87,7 @@ class RedisWorkerLeaseLossTest {
         ReservingWorkerIdHolder second = holder(server, 1);
         second.start();
         long secondStartedAt = System.currentTimeMillis();
-        Issuer after = new Issuer(second);
+        SnowflakeIssuer after = new SnowflakeIssuer(LAYOUT, second);
         resources.add(after);
         // The first registers again once it finds its lease gone, and issues with another id.
         await().atMost(Duration.ofSeconds(10)).until(() -> first.workerId() >= 0 && first.workerId() != workerId);
@@ -132,43 +129,5 @@ class RedisWorkerLeaseLossTest {
         TestRedis redis = new TestRedis(server.port());
         resources.add(redis);
         return redis;
-    }
-
-    /** Issues IDs on a thread of its own until closed, keeping every one; refusals are skipped. */
-    private static final class Issuer implements AutoCloseable {
-
-        private final List<Long> issued = new ArrayList<>();
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Thread thread;
-
-        Issuer(ReservingWorkerIdHolder holder) {
-            SnowflakeGenerator generator = new SnowflakeGenerator(LAYOUT, holder, InstantSource.system(),
-                    Sleeper.system(), new Random(), Duration.ofMillis(5));
-            thread = new Thread(() -> {
-                while (running.get()) {
-                    try {
-                        long id = generator.nextId();
-                        synchronized (issued) {
-                            issued.add(id);
-                        }
-                    } catch (LeafException refused) {
-                        Thread.onSpinWait(); // no lease now: the server would answer 503
-                    }
-                }
-            }, "issuer");
-            thread.start();
-        }
-
-        List<Long> issued() {
-            synchronized (issued) {
-                return new ArrayList<>(issued);
-            }
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running.set(false);
-            thread.join(5_000);
-        }
     }
 }

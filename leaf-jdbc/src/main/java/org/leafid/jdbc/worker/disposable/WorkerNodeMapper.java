@@ -1,5 +1,8 @@
 package org.leafid.jdbc.worker.disposable;
 
+import java.sql.Timestamp;
+import org.apache.ibatis.annotations.Arg;
+import org.apache.ibatis.annotations.ConstructorArgs;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
@@ -24,4 +27,26 @@ public interface WorkerNodeMapper {
     @Select("SELECT LAST_INSERT_ID()")
     @Select(databaseId = "postgresql", value = "SELECT lastval()")
     long lastInsertId();
+
+    /** What tells a start's row from another's with the same {@code ID}; null when there is no such row. */
+    @Select("SELECT HOST_NAME, PORT, CREATED FROM WORKER_NODE WHERE ID = #{id}")
+    @ConstructorArgs({
+        @Arg(column = "HOST_NAME", javaType = String.class),
+        @Arg(column = "PORT", javaType = String.class),
+        @Arg(column = "CREATED", javaType = Timestamp.class)
+    })
+    Start find(@Param("id") long id);
+
+    /**
+     * Puts a start's row back under its {@code ID} (a failover to a copy that lacked it): MySQL's
+     * AUTO_INCREMENT moves past it; PostgreSQL's identity does not, and a later insert that meets it
+     * fails and is tried again.
+     */
+    @Insert("""
+            INSERT INTO WORKER_NODE(ID, HOST_NAME, PORT, TYPE, LAUNCH_DATE, MODIFIED, CREATED)
+            VALUES (#{id}, #{start.hostName}, #{start.port}, #{type}, CURRENT_DATE, CURRENT_TIMESTAMP, #{start.created})""")
+    int restore(@Param("id") long id, @Param("start") Start start, @Param("type") int type);
+
+    /** One start's row, as it was written: its host, port and creation time (the database's clock). */
+    record Start(String hostName, String port, Timestamp created) {}
 }

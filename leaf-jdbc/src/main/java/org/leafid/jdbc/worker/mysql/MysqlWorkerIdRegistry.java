@@ -22,6 +22,7 @@ import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.core.worker.WriteBehindSink;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.worker.StoreChangeWait;
 import org.leafid.jdbc.worker.mysql.WorkerIdAllocMapper.Row;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +52,11 @@ import org.slf4j.LoggerFactory;
  * ({@link WorkerIdLostException}). While the database is unreachable nothing can be checked: a
  * process cut off for longer than {@code holderLease} may be replaced by one of the same address,
  * and learns it at its next row write.
+ *
+ * <p>After a failover to a copy that lacks the last rows, a new instance could be given the id of
+ * a row lost with them while its holder still issues. Every start therefore first checks the
+ * database and, within {@code holderLease} of a change, waits ({@link StoreChangeWait}): by then the
+ * holder's row write has put its row back (or found the id taken, and stopped).
  */
 public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
 
@@ -66,6 +72,7 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
     private final long maxRowId;
     private final Duration holderLease;
     private final LeaseOwner owner;
+    private final StoreChangeWait storeChange;
 
     /**
      * @param rowWriter runs the row updates of renewals, so that a stalled database cannot hold up
@@ -90,6 +97,15 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
      */
     public MysqlWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
             Executor rowWriter, int maxWorkerId, Duration holderLease) {
+        this(sessions, instance, cache, rowWriter, maxWorkerId, holderLease, StoreChangeWait.of(sessions, holderLease));
+    }
+
+    /**
+     * @param storeChange what a start does first: after the database failed over, it waits until
+     *     every holder from before has written its row ({@code holderLease} after the change)
+     */
+    public MysqlWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
+            Executor rowWriter, int maxWorkerId, Duration holderLease, StoreChangeWait storeChange) {
         if (maxWorkerId < 0) {
             throw new IllegalArgumentException("maxWorkerId must not be negative: " + maxWorkerId);
         }
@@ -100,7 +116,11 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
         this.maxRowId = maxWorkerId + 1L;
         this.holderLease = holderLease;
         this.owner = LeaseOwner.newProcess(instance);
+        this.storeChange = storeChange;
     }
+
+    /** Inserts tried when each finds its id taken: ids put back by their holders, with the identity behind. */
+    private static final int MAX_INSERTS = 16;
 
     /** Ten renewals at the default report interval of 3 s. */
     public static final Duration DEFAULT_HOLDER_LEASE = Duration.ofSeconds(30);
@@ -110,6 +130,7 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
         Optional<Recorded> cached = cache.read();
         Row row;
         try {
+            storeChange.await("mysql");
             row = findOrInsertRow();
         } catch (PersistenceException e) {
             return registerFromCache(cached, e);
@@ -130,7 +151,7 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
         try (SqlSession session = sessions.openSession(true)) {
             WorkerIdAllocMapper rows = session.getMapper(WorkerIdAllocMapper.class);
             Row row = find(rows);
-            if (row == null) {
+            for (int attempt = 1; row == null; attempt++) {
                 try {
                     rows.insert(instance.key(), instance.ip(), instance.port());
                     log.info("Snowflake mode mysql: inserted the row of {} into leaf_workerid_alloc", instance);
@@ -138,12 +159,14 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
                     if (!SqlFailures.duplicateKey(e)) {
                         throw e;
                     }
-                    // A process with the same address inserted it first: claimed below, unless it is live.
+                    // A process with the same address inserted it first (claimed below, unless it is live), or
+                    // PostgreSQL's identity gave an id a holder put back by hand (the next one is free).
                 }
                 row = find(rows);
-                if (row == null) {
-                    throw new WorkerIdUnavailableException("The row of " + instance + " in leaf_workerid_alloc was "
-                            + "deleted while this instance was registering; start it again");
+                if (row == null && attempt == MAX_INSERTS) {
+                    throw new WorkerIdUnavailableException("The row of " + instance + " in leaf_workerid_alloc could "
+                            + "not be inserted " + MAX_INSERTS + " times (each id taken, or the row deleted at once); "
+                            + "start it again");
                 }
             }
             workerIdOf(row); // a row beyond the layout is refused before it is claimed

@@ -77,8 +77,9 @@ public interface WorkerIdAllocMapper {
             @Param("reservedUntil") long reservedUntil);
 
     /**
-     * Puts back a deleted row under its old id; an explicit id also moves the AUTO_INCREMENT
-     * counter past it, so the id is not handed to a new instance.
+     * Puts back a deleted row under its old id; an explicit id also moves MySQL's AUTO_INCREMENT
+     * counter past it, so the id is not handed to a new instance (PostgreSQL's identity stays
+     * behind: an insert that meets the id fails, and the registry inserts again with the next).
      */
     @Insert("""
             INSERT INTO leaf_workerid_alloc(id, ip_port, ip, port, max_timestamp, holder)

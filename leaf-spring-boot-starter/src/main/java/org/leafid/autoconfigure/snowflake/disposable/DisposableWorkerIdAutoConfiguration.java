@@ -8,10 +8,14 @@ import org.leafid.autoconfigure.mode.ConditionalOnWorkerIdMode;
 import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.leafid.autoconfigure.snowflake.ModeModuleMissing;
 import org.leafid.autoconfigure.snowflake.SnowflakeAutoConfiguration;
+import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
+import org.leafid.core.Sleeper;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.jdbc.SqlDialect;
+import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.worker.StoreChangeWait;
 import org.leafid.jdbc.worker.disposable.DisposableWorkerIdRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -43,7 +47,8 @@ public class DisposableWorkerIdAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         WorkerIdRegistry workerIdRegistry(LeafDataSource leafDataSource, SqlSessionFactory leafSqlSessions,
-                InstanceAddress instance, DisposableSettings settings, SnowflakeLayout layout) {
+                InstanceAddress instance, DisposableSettings settings, SnowflakeLayout layout,
+                StoreIdentityGuard storeIdentityGuard, SnowflakeProperties properties) {
             if (leafDataSource.embedded()) {
                 throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=disposable: "
                         + "worker ids are rows of WORKER_NODE in that database.", "Set leaf.jdbc.url (and create the "
@@ -57,7 +62,10 @@ public class DisposableWorkerIdAutoConfiguration {
                         + "bits (leaf.snowflake.layout=uid-generator has 20), or set "
                         + "leaf.snowflake.disposable.allow-few-worker-bits=true if that is meant.");
             }
-            return new DisposableWorkerIdRegistry(leafSqlSessions, instance, layout.maxWorkerId());
+            // A start checks its row at each renewal; ten of them let one slow database pass.
+            return new DisposableWorkerIdRegistry(leafSqlSessions, instance, layout.maxWorkerId(),
+                    new StoreChangeWait(leafSqlSessions, storeIdentityGuard, properties.reportInterval().multipliedBy(10),
+                            Sleeper.system()));
         }
     }
 

@@ -1,5 +1,6 @@
 package org.leafid.autoconfigure.snowflake.mysql;
 
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.ibatis.session.SqlSessionFactory;
@@ -12,11 +13,14 @@ import org.leafid.autoconfigure.snowflake.ModeModuleMissing;
 import org.leafid.autoconfigure.snowflake.SnowflakeAutoConfiguration;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.leafid.core.DaemonThreads;
+import org.leafid.core.Sleeper;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.jdbc.SqlDialect;
+import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.worker.StoreChangeWait;
 import org.leafid.jdbc.worker.mysql.MysqlWorkerIdRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -52,7 +56,7 @@ public class MysqlWorkerIdAutoConfiguration {
         @ConditionalOnMissingBean
         WorkerIdRegistry workerIdRegistry(LeafDataSource leafDataSource, SqlSessionFactory leafSqlSessions,
                 InstanceAddress instance, WorkerCacheFiles files, ExecutorService workerIdRowWriter,
-                SnowflakeLayout snowflakeLayout, SnowflakeProperties properties) {
+                SnowflakeLayout snowflakeLayout, SnowflakeProperties properties, StoreIdentityGuard storeIdentityGuard) {
             if (leafDataSource.embedded()) {
                 throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=mysql: "
                         + "worker ids are rows of leaf_workerid_alloc in that database.", "Set leaf.jdbc.url (and "
@@ -60,8 +64,10 @@ public class MysqlWorkerIdAutoConfiguration {
                         + "), or choose another leaf.snowflake.mode.");
             }
             // A holder silent for ten renewals has stopped; fewer would let one slow database make a live one look dead.
+            Duration holderLease = properties.reportInterval().multipliedBy(10);
             return new MysqlWorkerIdRegistry(leafSqlSessions, instance, files.registry(), workerIdRowWriter,
-                    snowflakeLayout.maxWorkerId(), properties.reportInterval().multipliedBy(10));
+                    snowflakeLayout.maxWorkerId(), holderLease,
+                    new StoreChangeWait(leafSqlSessions, storeIdentityGuard, holderLease, Sleeper.system()));
         }
     }
 
