@@ -69,17 +69,14 @@ public final class SegmentIdGenerator implements IdGenerator {
 
     public SegmentIdGenerator(String tag, SegmentStore store, SegmentSettings settings, InstantSource clock,
             Executor loader) {
-        StepPolicy stepPolicy = settings.stepPolicy();
-        Duration loadWait = settings.loadWait();
-        SegmentLoadListener loadListener = settings.loadListener();
-        this.wentBackSkipBlocks = settings.wentBackSkipBlocks();
         this.tag = tag;
         this.store = store;
-        this.stepPolicy = stepPolicy;
+        this.stepPolicy = settings.stepPolicy();
         this.clock = clock;
         this.loader = loader;
-        this.loadWait = loadWait;
-        this.loadListener = loadListener;
+        this.loadWait = settings.loadWait();
+        this.loadListener = settings.loadListener();
+        this.wentBackSkipBlocks = settings.wentBackSkipBlocks();
     }
 
     @Override

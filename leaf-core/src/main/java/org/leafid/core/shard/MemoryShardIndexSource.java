@@ -41,12 +41,19 @@ public final class MemoryShardIndexSource implements ShardIndexSource {
      * @param loader runs block loads in the background (the server's segment loader will do)
      * @param loadWait how long a caller waits for a block when the current one is spent
      * @param loadListener told of every load (metrics); tags are {@code "app:shard"}
+     * @param wentBackSkipBlocks blocks left unused above what this process reserved when an
+     *     (app, shard)'s row is found below it ({@code leaf.jdbc.went-back-skip-blocks})
      */
     public MemoryShardIndexSource(ShardStore store, InstantSource clock, Executor loader, Duration loadWait,
-            SegmentLoadListener loadListener) {
+            SegmentLoadListener loadListener, long wentBackSkipBlocks) {
         this.segments = new ShardSegmentStore(store);
-        this.allocator = new SegmentAllocator(segments, new SegmentSettings(FIXED_STEP, loadWait, loadListener), clock,
-                loader);
+        this.allocator = new SegmentAllocator(segments,
+                new SegmentSettings(FIXED_STEP, loadWait, loadListener, wentBackSkipBlocks), clock, loader);
+    }
+
+    public MemoryShardIndexSource(ShardStore store, InstantSource clock, Executor loader, Duration loadWait,
+            SegmentLoadListener loadListener) {
+        this(store, clock, loader, loadWait, loadListener, SegmentSettings.DEFAULT_WENT_BACK_SKIP_BLOCKS);
     }
 
     public MemoryShardIndexSource(ShardStore store, InstantSource clock, Executor loader, Duration loadWait) {

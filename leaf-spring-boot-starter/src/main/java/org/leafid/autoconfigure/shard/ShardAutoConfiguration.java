@@ -13,11 +13,13 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.jdbc.HighWaterMeter;
+import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
 import org.leafid.autoconfigure.segment.SegmentAutoConfiguration;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.Sleeper;
+import org.leafid.core.segment.SegmentLoadListener;
 import org.leafid.core.shard.MemoryShardIndexSource;
 import org.leafid.core.shard.OpaquePermutation;
 import org.leafid.core.shard.ShardApp;
@@ -69,8 +71,9 @@ public class ShardAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     MemoryShardIndexSource memoryShardIndexSource(ShardStore shardStore, InstantSource leafClock,
-            ThreadPoolExecutor shardLoader, ShardProperties properties) {
-        return new MemoryShardIndexSource(shardStore, leafClock, shardLoader, properties.loadWait());
+            ThreadPoolExecutor shardLoader, ShardProperties properties, JdbcProperties jdbc) {
+        return new MemoryShardIndexSource(shardStore, leafClock, shardLoader, properties.loadWait(),
+                SegmentLoadListener.NONE, jdbc.wentBackSkipBlocks());
     }
 
     @Bean
