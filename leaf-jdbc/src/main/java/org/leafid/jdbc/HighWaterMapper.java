@@ -14,20 +14,25 @@ import org.apache.ibatis.annotations.Update;
 public interface HighWaterMapper {
 
     /**
-     * The part of a one-statement reservation (PostgreSQL's data-modifying {@code WITH}) that reads
-     * the mark {@code #{markName}} as it was ({@code mark}) and raises it to the {@code max_id} of the
-     * statement's {@code advanced} rows, never lowering it; the statement goes on with its final SELECT.
+     * The part of a one-statement reservation (PostgreSQL's data-modifying {@code WITH}) that raises
+     * the mark {@code #{markName}} to the {@code max_id} of the statement's {@code advanced} row only
+     * when the block it reserved ({@code size} numbers below that {@code max_id}) starts at or above
+     * the mark, and answers the raised row ({@code raised}: none when the block lies below the mark).
+     *
+     * <p>The comparison is made in {@code ON CONFLICT DO UPDATE}, which locks the mark's row and sees
+     * its latest committed version, not the statement's snapshot: a snapshot taken before another
+     * server's reservation committed may hold an older mark, and a row an operator set back meanwhile
+     * would let that block pass a stale mark.
      */
     String READ_AND_RAISE_MARK = """
-            mark AS (
-              SELECT high FROM leaf_high_water WHERE name = #{markName}
-            ), raised AS (
+            raised AS (
               INSERT INTO leaf_high_water(name, high)
               SELECT #{markName}, max_id FROM advanced
-              ON CONFLICT (name) DO UPDATE SET high = GREATEST(leaf_high_water.high, EXCLUDED.high)
+              ON CONFLICT (name) DO UPDATE SET high = EXCLUDED.high
+               WHERE leaf_high_water.high <= EXCLUDED.high - (SELECT size FROM advanced)
+              RETURNING high
             )
             """;
-
 
     /**
      * The columns a one-statement reservation on PostgreSQL adds to its answer, so that the check of

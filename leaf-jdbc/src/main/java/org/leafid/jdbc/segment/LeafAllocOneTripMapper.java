@@ -15,11 +15,11 @@ import org.leafid.jdbc.HighWaterMapper;
  * {@code max_id} (never lowering it). The repository checks the answer against the mark it read and
  * takes its transaction path for everything else (a row below its mark, a missing or exhausted tag).
  *
- * <p>The mark is read in the statement's snapshot, which a reservation of the same tag committed
- * while this one waited for the row lock may have left behind. That older mark is never the one
- * that matters: whoever raised the mark since did so under the same row lock, after moving
- * {@code max_id} at least as high, and this statement's UPDATE advances from that new
- * {@code max_id} (PostgreSQL re-reads a locked row once it is free).
+ * <p>The mark is compared where PostgreSQL locks it and sees its latest version
+ * ({@link HighWaterMapper#READ_AND_RAISE_MARK}), not in the statement's snapshot: a reservation of
+ * the same tag that committed while this one waited for the row lock, followed by an operator
+ * setting {@code max_id} back, would otherwise let this block pass a mark older than the block
+ * that reservation served.
  */
 public interface LeafAllocOneTripMapper {
 
@@ -29,16 +29,16 @@ public interface LeafAllocOneTripMapper {
                  SET max_id = max_id + GREATEST(#{step}, step)
                WHERE biz_tag = #{tag}
                  AND max_id <= 9223372036854775807 - GREATEST(#{step}, step)
-              RETURNING biz_tag, max_id, step
+              RETURNING biz_tag, max_id, step, GREATEST(#{step}, step) AS size
             ), """ + HighWaterMapper.READ_AND_RAISE_MARK + """
-            SELECT a.biz_tag, a.max_id, a.step, COALESCE((SELECT high FROM mark), 0) AS mark,
+            SELECT a.biz_tag, a.max_id, a.step, EXISTS (SELECT 1 FROM raised) AS above_mark,
             """ + HighWaterMapper.IDENTITY_COLUMNS + """
               FROM advanced a""")
     @ConstructorArgs({
         @Arg(column = "biz_tag", javaType = String.class),
         @Arg(column = "max_id", javaType = long.class),
         @Arg(column = "step", javaType = int.class),
-        @Arg(column = "mark", javaType = long.class),
+        @Arg(column = "above_mark", javaType = boolean.class),
         @Arg(column = "identity", javaType = String.class),
         @Arg(column = "recorded", javaType = Long.class)
     })
@@ -46,6 +46,9 @@ public interface LeafAllocOneTripMapper {
     @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
     Reserved reserve(@Param("tag") String tag, @Param("step") long step, @Param("markName") String markName);
 
-    /** The row as the reservation left it, the tag's mark before it, and the database's identity now and as recorded. */
-    record Reserved(String tag, long maxId, int step, long markBefore, String identity, Long recorded) {}
+    /**
+     * The row as the reservation left it, whether its block starts at or above the tag's mark (then
+     * the mark was raised past it), and the database's identity now and as recorded.
+     */
+    record Reserved(String tag, long maxId, int step, boolean aboveMark, String identity, Long recorded) {}
 }

@@ -149,9 +149,7 @@ public final class LeafAllocRepository implements SegmentStore {
         }
         // The block is committed, but served only if the server that ran the statement is the one recorded.
         identity.check(reserved.identity(), reserved.recorded());
-        long size = Math.max(requestedStep, reserved.step());
-        boolean aboveMark = reserved.maxId() - size >= reserved.markBefore();
-        return aboveMark ? new AllocRow(tag, reserved.maxId(), reserved.step()) : null;
+        return reserved.aboveMark() ? new AllocRow(tag, reserved.maxId(), reserved.step()) : null;
     }
 
     /**

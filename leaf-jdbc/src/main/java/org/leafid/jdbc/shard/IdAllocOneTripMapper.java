@@ -12,8 +12,8 @@ import org.leafid.jdbc.HighWaterMapper;
  * statement (PostgreSQL); registered for those databases only. The common case of
  * {@link IdAllocRepository}'s transaction: advance the row's {@code max_id} by {@code blocks} steps,
  * read the (app, shard)'s high-water mark, raise it to the new {@code max_id}. The repository checks
- * the answer against the mark and takes its transaction for everything else. Why a mark read in the
- * statement's snapshot is safe: see {@code LeafAllocOneTripMapper}.
+ * the answer against the mark and takes its transaction for everything else. Why the mark is compared
+ * where it is raised, not read in the statement's snapshot: see {@code LeafAllocOneTripMapper}.
  */
 public interface IdAllocOneTripMapper {
 
@@ -25,15 +25,15 @@ public interface IdAllocOneTripMapper {
                  AND shard_id = #{shardId}
                  AND step >= 1
                  AND max_id <= 9223372036854775807 - CAST(step AS DECIMAL(20)) * #{blocks}
-              RETURNING max_id, step
+              RETURNING max_id, step, CAST(step AS DECIMAL(20)) * #{blocks} AS size
             ), """ + HighWaterMapper.READ_AND_RAISE_MARK + """
-            SELECT a.max_id, a.step, COALESCE((SELECT high FROM mark), 0) AS mark,
+            SELECT a.max_id, a.step, EXISTS (SELECT 1 FROM raised) AS above_mark,
             """ + HighWaterMapper.IDENTITY_COLUMNS + """
               FROM advanced a""")
     @ConstructorArgs({
         @Arg(column = "max_id", javaType = long.class),
         @Arg(column = "step", javaType = int.class),
-        @Arg(column = "mark", javaType = long.class),
+        @Arg(column = "above_mark", javaType = boolean.class),
         @Arg(column = "identity", javaType = String.class),
         @Arg(column = "recorded", javaType = Long.class)
     })
@@ -42,6 +42,9 @@ public interface IdAllocOneTripMapper {
     Reserved reserve(@Param("appId") int appId, @Param("shardId") int shardId, @Param("blocks") long blocks,
             @Param("markName") String markName);
 
-    /** The row's {@code max_id} and step after the reservation, the mark before it, and the database's identity now and as recorded. */
-    record Reserved(long maxId, int step, long markBefore, String identity, Long recorded) {}
+    /**
+     * The row's {@code max_id} and step after the reservation, whether its block starts above the
+     * mark (then the mark was raised past it), and the database's identity now and as recorded.
+     */
+    record Reserved(long maxId, int step, boolean aboveMark, String identity, Long recorded) {}
 }

@@ -159,7 +159,7 @@ public final class IdAllocRepository implements ShardStore {
         identity.check(reserved.identity(), reserved.recorded());
         long size = (long) reserved.step() * blocks;
         long first = reserved.maxId() - size + 1;
-        return first > reserved.markBefore()
+        return reserved.aboveMark()
                 ? new ShardBlock(appId, shardId, first, reserved.maxId(), reserved.step()) : null;
     }
 

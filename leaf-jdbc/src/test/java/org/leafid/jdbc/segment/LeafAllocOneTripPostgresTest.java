@@ -2,7 +2,13 @@ package org.leafid.jdbc.segment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.awaitility.Awaitility.await;
+
 import com.alibaba.druid.pool.DruidDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -11,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.segment.AllocRow;
@@ -103,5 +110,45 @@ class LeafAllocOneTripPostgresTest {
 
         assertThat(row.maxId() - row.step()).isGreaterThanOrEqualTo(served);
         database.deleteTag(tag);
+    }
+
+    /**
+     * A reservation whose statement began before another server's committed (its snapshot holds the
+     * older mark) and that waits for the row lock meanwhile, while that server's block is followed by
+     * an operator setting {@code max_id} back to its start: the row then hands the waiting statement
+     * the block just served. The mark must be compared as it is now, not as the snapshot had it.
+     */
+    @Test
+    void aReservationWaitingForTheRowIsNotFooledByAMarkItsSnapshotMissed() throws Exception {
+        LeafAllocRepository store = store();
+        String tag = database.newTag("stale-mark", 1, 10);
+        store.reserve(tag, 1); // [1, 11), mark 11
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        try (Connection other = database.connect()) {
+            other.setAutoCommit(false);
+            // Another server reserves [11, 21) and raises the mark; an operator sets max_id back to 11.
+            execute(other, "UPDATE leaf_alloc SET max_id = max_id + 10 WHERE biz_tag = ?", tag);
+            execute(other, "UPDATE leaf_high_water SET high = 21 WHERE name = ?", "leaf_alloc:" + tag);
+            execute(other, "UPDATE leaf_alloc SET max_id = 11 WHERE biz_tag = ?", tag);
+            Future<AllocRow> waiting = threads.submit(() -> store.reserve(tag, 1));
+            await().atMost(Duration.ofSeconds(10)).until(() -> database.number(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%leaf_alloc%'")
+                    > 0);
+            other.commit();
+
+            AllocRow row = waiting.get(10, TimeUnit.SECONDS);
+            assertThat(row.maxId() - 10).as("the first number of the block served after the set-back")
+                    .isGreaterThanOrEqualTo(21);
+        } finally {
+            threads.shutdownNow();
+        }
+        database.deleteTag(tag);
+    }
+
+    private static void execute(Connection connection, String sql, String parameter) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, parameter);
+            statement.executeUpdate();
+        }
     }
 }
