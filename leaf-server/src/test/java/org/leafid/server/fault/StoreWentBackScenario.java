@@ -89,7 +89,7 @@ final class StoreWentBackScenario {
                 + " 1 s before (it lacked the last blocks reserved)", true),
         POSTGRESQL_SYNCHRONOUS("PostgreSQL primary killed under load and its synchronous standby promoted", false),
         MARIADB_DELAYED("MariaDB primary killed under load and its replica promoted (STOP SLAVE, RESET SLAVE ALL,"
-                + " read_only off), the replica applying events 1 s late (MASTER_DELAY=1): its relay log's last second"
+                + " read_only off), the replica applying events 3 s late (MASTER_DELAY=3): its relay log's last seconds"
                 + " is dropped", true);
 
         final String fault;
@@ -197,7 +197,8 @@ final class StoreWentBackScenario {
             if (copy == Copy.MARIADB_DELAYED) {
                 Path dir = Files.createTempDirectory("leaf-fault-mariadb-");
                 MariadbServer primary = MariadbServer.primary(dir);
-                MariadbServer replica = primary.replica(dir, 1);
+                // Three seconds: with one, a replica could catch up with the last block reserved before the kill.
+                MariadbServer replica = primary.replica(dir, 3);
                 return new Pair(TestDatabase.prepare(primary.url(), MariadbServer.USER, MariadbServer.PASSWORD),
                         "jdbc:mysql://127.0.0.1:" + primary.port() + ",127.0.0.1:" + replica.port() + "/"
                                 + MariadbServer.DATABASE + "?failOverReadOnly=false",
