@@ -90,7 +90,7 @@ final class StoreWentBackScenario {
         POSTGRESQL_SYNCHRONOUS("PostgreSQL primary killed under load and its synchronous standby promoted", false),
         MARIADB_DELAYED("MariaDB primary killed under load and its replica promoted (STOP SLAVE, RESET SLAVE ALL,"
                 + " read_only off), the replica applying events 3 s late (MASTER_DELAY=3): its relay log's last seconds"
-                + " is dropped", true);
+                + " are dropped", true);
 
         final String fault;
         final boolean lags;
