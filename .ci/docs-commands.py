@@ -46,6 +46,7 @@ ELSEWHERE = [
 
 MYSQL_PAGE = "docs/getting-started-mysql.md"
 PG_PAGE = "docs/databases.md"
+FORMATS_PAGE = "docs/formats.md"
 
 passed, failed = 0, 0
 
@@ -206,6 +207,10 @@ def main():
                     servers.append(current)
                 elif page == PG_PAGE:
                     current = pg_server(work, env, database)
+                    servers.append(current)
+                elif page == FORMATS_PAGE:
+                    # The page's formats on the embedded default database.
+                    current = Server(work, env, properties=blocks(page, "properties"))
                     servers.append(current)
                 report(True, page, command, f"run (a copy of the jar, port {current.port}); "
                                             ".ci/run's ./mvnw -B verify builds the jar")

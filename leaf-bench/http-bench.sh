@@ -17,7 +17,8 @@
 #    --latency on every endpoint in turn: the bare servlet (the ceiling, below), /bench/noop,
 #    /api/segment/get/leaf-segment-test, /api/snowflake/get/bench,
 #    /api/shard/get/1?gatePass=bench%40example.com (the sample app, memory buffer) and
-#    /api/segment/get/leaf-segment-test?count=1000; odd rounds in that order, even rounds in the
+#    /api/segment/get/leaf-segment-test?count=1000, /api/format/get/bench-order (a daily order number,
+#    ORD{yyyy}{MM}{dd}{seq:10}{check}); odd rounds in that order, even rounds in the
 #    reverse, so a machine that drifts during the run favours no endpoint. Every figure is the
 #    median of an endpoint's rounds; the spread (lowest to highest req/s) is printed beside it;
 # 5. prints req/s, IDs/s, p50/p99/p99.9 latency and non-2xx answers of each, the ratios, the heap in
@@ -42,6 +43,7 @@
 #   CEILING segment/bare=<a> snowflake/bare=<b> noop/bare=<c>   (BareServletServer: one plain
 #           servlet on embedded Tomcat, no Spring, started beside the server)
 #   RATIOS segment/noop=<x> snowflake/noop=<y> shard/noop=<s> batch1000/single=<z>
+#   FORMAT format/segment=<f>   (the format endpoint against the segment endpoint, same run)
 # (z = IDs/s of the batch call / IDs/s of the single segment call).
 set -euo pipefail
 
@@ -148,6 +150,7 @@ launched_ns="$(date +%s%N)"
 # From the work directory, so that no ./leaf.properties of the caller's is picked up.
 (cd "$work" && exec "${on_server[@]}" java -Xmx256m -cp "$noop_classes:$jar" org.leafid.server.LeafServerApplication \
     --spring.main.sources=org.leafid.bench.http.NoopEndpoint --leaf.data-dir="$work/data" \
+    '--leaf.formats.bench-order.pattern=ORD{yyyy}{MM}{dd}{seq:10}{check}' --leaf.formats.bench-order.reset=daily \
     --server.address=127.0.0.1 --server.port="$port" "${extra_args[@]}") > "$server_log" 2>&1 &
 pid=$!
 
@@ -193,8 +196,8 @@ step_now() {
 }
 rps_of() { sed -n 's/^Requests\/sec:[[:space:]]*\([0-9.]*\).*/\1/p' "$1"; }
 
-names=(bare noop segment snowflake shard batch1000)
-paths=("$bare_url" "/bench/noop" "/api/segment/get/$tag" "/api/snowflake/get/bench" "$shard_path" "/api/segment/get/$tag?count=$batch")
+names=(bare noop segment snowflake shard batch1000 format)
+paths=("$bare_url" "/bench/noop" "/api/segment/get/$tag" "/api/snowflake/get/bench" "$shard_path" "/api/segment/get/$tag?count=$batch" "/api/format/get/bench-order")
 
 drive() { # drive <seconds> <path or URL> <output file>
     local url="$2"
@@ -255,7 +258,8 @@ work, heap_bytes, errors, ready_ms, batch, shard_path, rounds, cores = sys.argv[
 rounds = int(rounds)
 RUNS = [("bare", "bare servlet (no Spring)", 1), ("noop", "/bench/noop", 1),
         ("segment", "/api/segment/get/leaf-segment-test", 1), ("snowflake", "/api/snowflake/get/bench", 1),
-        ("shard", shard_path, 1), ("batch1000", f"/api/segment/get/leaf-segment-test?count={batch}", int(batch))]
+        ("shard", shard_path, 1), ("batch1000", f"/api/segment/get/leaf-segment-test?count={batch}", int(batch)),
+        ("format", "/api/format/get/bench-order (a daily order number)", 1)]
 UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
 
 def parse(path):
@@ -310,4 +314,5 @@ print(f"CEILING segment/bare={med['segment']['rps'] / bare:.3f} snowflake/bare={
       f"noop/bare={noop / bare:.3f}")
 print(f"RATIOS segment/noop={med['segment']['rps'] / noop:.3f} snowflake/noop={med['snowflake']['rps'] / noop:.3f} "
       f"shard/noop={med['shard']['rps'] / noop:.3f} batch1000/single={z:.3f}")
+print(f"FORMAT format/segment={med['format']['rps'] / med['segment']['rps']:.3f}")
 PY

@@ -1,5 +1,6 @@
 package org.leafid.client;
 
+import java.util.function.IntSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -11,8 +12,8 @@ interface ClientMeters {
 
     ClientMeters NONE = new ClientMeters() {};
 
-    /** The meters of one buffer. */
-    default ClientMeters forSource(String mode, String key, IdSource source) {
+    /** The meters of one buffer; {@code buffered} tells how many IDs or strings it holds. */
+    default ClientMeters forSource(String mode, String key, IntSupplier buffered) {
         return this;
     }
 

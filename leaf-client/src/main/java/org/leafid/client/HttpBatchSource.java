@@ -30,6 +30,10 @@ final class HttpBatchSource implements BatchSource {
 
     /** The longest line of a 200 answer: 19 digits of 2^63-1 and the line end. */
     static final int MOST_BYTES_PER_ID = 20;
+    /** The longest line of a format's answer: a pattern makes at most 128 characters, and the line end. */
+    static final int MOST_BYTES_PER_STRING = 129;
+    /** The header a format's answer names its pattern in. */
+    static final String FORMAT_HEADER = "Leaf-Format";
     /** A problem+json body is a few hundred bytes; this is plenty. */
     static final int MOST_PROBLEM_BYTES = 64 * 1024;
 
@@ -47,21 +51,55 @@ final class HttpBatchSource implements BatchSource {
 
     @Override
     public long[] fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException {
+        return fetch(path, count, MOST_BYTES_PER_ID, server -> {
+            AnswerCheck.Judge judge = check.before(server);
+            return response -> {
+                long[] ids = IdLines.parse(response.body(), count);
+                judge.accept(ids);
+                return ids;
+            };
+        });
+    }
+
+    /**
+     * Exactly {@code count} strings of a format, in an answer that passed {@code check}; the failover
+     * as for IDs.
+     */
+    String[] fetchText(String path, int count, FormatAnswerCheck check) throws ServersUnavailableException {
+        return fetch(path, count, MOST_BYTES_PER_STRING, server -> response -> check.accept(
+                response.headers().firstValue(FORMAT_HEADER).orElse(null), response.body(), count));
+    }
+
+    /** How one kind of answer is read: the reading for a server is made before it is asked. */
+    @FunctionalInterface
+    private interface Reader<T> {
+
+        Reading<T> before(String server);
+    }
+
+    @FunctionalInterface
+    private interface Reading<T> {
+
+        T read(HttpResponse<byte[]> ok) throws BadAnswerException;
+    }
+
+    private <T> T fetch(String path, int count, int mostBytesEach, Reader<T> reader)
+            throws ServersUnavailableException {
         Exception last = null;
         for (int attempt = 0; attempt < pool.size(); attempt++) {
             ServerPool.Server server = pool.pick();
             if (server == null) {
                 break;
             }
-            AnswerCheck.Judge judge = check.before(server.url);
+            Reading<T> reading = reader.before(server.url);
             try {
-                HttpResponse<byte[]> response = exchange(server.url + path + "count=" + count, count);
+                HttpResponse<byte[]> response = exchange(server.url + path + "count=" + count,
+                        (long) mostBytesEach * count);
                 int status = response.statusCode();
                 if (status == 200) {
-                    long[] ids = IdLines.parse(response.body(), count);
-                    judge.accept(ids);
+                    T answer = reading.read(response);
                     pool.succeeded(server);
-                    return ids;
+                    return answer;
                 }
                 if (status >= 300 && status < 400) {
                     String location = response.headers().firstValue("Location").orElse("no Location");
@@ -107,14 +145,13 @@ final class HttpBatchSource implements BatchSource {
      * @throws HttpTimeoutException when no status line came in time
      * @throws BadAnswerException when the body was too long ({@code size}) or not complete in time ({@code deadline})
      */
-    private HttpResponse<byte[]> exchange(String url, int count)
+    private HttpResponse<byte[]> exchange(String url, long mostBytes)
             throws IOException, BadAnswerException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(requestTimeout)
                 .header("Accept", "text/plain").GET().build();
         AtomicReference<BoundedBody> body = new AtomicReference<>();
         CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, info -> {
-            BoundedBody bounded = new BoundedBody(info.statusCode() == 200
-                    ? (long) MOST_BYTES_PER_ID * count : MOST_PROBLEM_BYTES);
+            BoundedBody bounded = new BoundedBody(info.statusCode() == 200 ? mostBytes : MOST_PROBLEM_BYTES);
             body.set(bounded);
             return bounded;
         });

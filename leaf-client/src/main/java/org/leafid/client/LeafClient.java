@@ -44,9 +44,10 @@ public final class LeafClient implements AutoCloseable {
     private final ServerPool pool;
     private final ScheduledThreadPoolExecutor fetchers;
     private final ExecutorService httpThreads;
-    private final BatchSource source;
+    private final HttpBatchSource source;
     private final ClientMeters meters;
     private final ConcurrentHashMap<String, PrefetchBuffer> segments = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, FormatSource> formats = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, ShardIds> shards = new ConcurrentHashMap<>();
     private final PrefetchBuffer snowflake;
     private volatile boolean closed;
@@ -100,6 +101,22 @@ public final class LeafClient implements AutoCloseable {
                 id -> new ShardIds(id, (key, path, check) -> buffer("shard", key, path, false, served -> check)));
     }
 
+    /**
+     * The strings of a format ({@code leaf.formats.<name>} on the servers), prefetched as IDs are;
+     * each checked against the pattern the servers answer with.
+     */
+    public FormatSource format(String name) {
+        checkKey("format name", name);
+        return formats.computeIfAbsent(name, n -> new FormatSource(n, source, fetchers,
+                new BatchSizer(settings.maxBatch, settings.targetFetchInterval.toNanos()), settings.prefetchThreshold,
+                settings.maxWait, meters));
+    }
+
+    /** The next string of a format: {@code format(name).next()}. */
+    public String nextString(String name) {
+        return format(name).next();
+    }
+
     /** Each server as the client sees it now, in the configured order. */
     public List<ServerState> servers() {
         long now = System.nanoTime();
@@ -118,6 +135,7 @@ public final class LeafClient implements AutoCloseable {
         closed = true;
         snowflake.close();
         segments.values().forEach(PrefetchBuffer::close);
+        formats.values().forEach(FormatSource::close);
         shards.values().forEach(ShardIds::close);
         fetchers.shutdownNow();
         httpThreads.shutdownNow();

@@ -3,6 +3,7 @@ package org.leafid.client;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.IntSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -41,8 +42,8 @@ final class MicrometerClientMeters implements ClientMeters {
     }
 
     @Override
-    public ClientMeters forSource(String mode, String key, IdSource source) {
-        Gauge.builder("leaf.client.buffered", source, IdSource::buffered).tag("mode", mode).tag("key", key)
+    public ClientMeters forSource(String mode, String key, IntSupplier buffered) {
+        Gauge.builder("leaf.client.buffered", buffered, IntSupplier::getAsInt).tag("mode", mode).tag("key", key)
                 .description("IDs in the client's buffer, served without a call").register(registry);
         return new MicrometerClientMeters(registry, mode, key);
     }

@@ -87,7 +87,7 @@ final class PrefetchBuffer implements IdSource {
         this.prefetchThreshold = prefetchThreshold;
         this.maxWaitNanos = maxWait.toNanos();
         this.nanos = nanos;
-        this.meters = meters.forSource(mode, key, this); // last: a gauge may read this buffer at once
+        this.meters = meters.forSource(mode, key, this::buffered); // last: a gauge may read this buffer at once
     }
 
     @Override

@@ -95,7 +95,8 @@ class ConfigurationReferenceTest {
             case "java.time.LocalDate" -> "date (`2016-05-20`)";
             case "java.nio.file.Path" -> "path";
             case "java.util.List<java.lang.String>" -> "list of text, comma-separated";
-            default -> enumValues(javaType);
+            default -> javaType.startsWith("java.util.Map<java.lang.String,")
+                    ? "entries by name: `<key>.<name>.<field>`" : enumValues(javaType);
         };
     }
 

@@ -141,6 +141,19 @@ public final class SegmentIdGenerator implements IdGenerator {
     }
 
     /**
+     * Starts loading the first block in the background when nothing is loaded, waiting nor loading:
+     * for a tag about to be used (the next period of a format), so that its first ID costs no round
+     * trip to the store.
+     */
+    public void prepare() {
+        synchronized (lock) {
+            if (current.remaining() == 0 && next == null && loading == null) {
+                startLoadLocked();
+            }
+        }
+    }
+
+    /**
      * How many IDs this generator has handed out: derived from the blocks, so counting costs the
      * hot path nothing.
      */

@@ -8,6 +8,7 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.core.Sleeper;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
+import org.leafid.core.segment.SegmentTagCreator;
 import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.TagExhaustedException;
 import org.leafid.core.segment.UnknownTagException;
@@ -32,7 +33,7 @@ import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
  * {@link #insert}, {@link #changeStep}): one repository of {@code leaf_alloc}, one bean, so the
  * allocator and the admin API cannot see two different stores.
  */
-public final class LeafAllocRepository implements SegmentStore {
+public final class LeafAllocRepository implements SegmentStore, SegmentTagCreator {
 
     /** The script that creates the table, named in the hint when it is missing. */
     public static final String TABLE_SCRIPT = SqlDialect.scripts("leaf_alloc.sql");
@@ -251,6 +252,17 @@ public final class LeafAllocRepository implements SegmentStore {
                 return Optional.empty();
             }
             throw new TagTableException("insert into", e);
+        }
+    }
+
+    /**
+     * The row of a tag a format makes per period: its first number 1, or above every number the
+     * tag reserved before (its mark), as the admin API creates tags; nothing when it exists.
+     */
+    @Override
+    public void createIfMissing(String tag, int step, String description) {
+        if (row(tag).isEmpty()) {
+            insert(tag, Math.max(1, marks.highest(tag)), step, description);
         }
     }
 

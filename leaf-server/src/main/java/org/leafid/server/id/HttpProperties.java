@@ -8,8 +8,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * feeds the unknown-key check) and checks its type at start; {@link IdGetCallsConfiguration} reads
  * it through its condition.
  *
- * @param fastPath answer {@code GET /api/segment/get/{tag}}, {@code GET /api/snowflake/get/{key}} and
- *     {@code GET /api/shard/get/{appId}} first in Tomcat's pipeline, ahead of the servlet filters and Spring MVC
+ * @param fastPath answer {@code GET /api/segment/get/{tag}}, {@code GET /api/snowflake/get/{key}},
+ *     {@code GET /api/shard/get/{appId}} and {@code GET /api/format/get/{name}} first in Tomcat's pipeline, ahead of the servlet filters and Spring MVC
  *     ({@link IdFastPathValve}); {@code false} sends them through Spring MVC like every other path. The answers are the same either way; the
  *     fast path serves about twice the requests per second (BENCHMARKS.md).
  * @param apiDocs publish the OpenAPI description of the HTTP API at {@code /v3/api-docs} (JSON); {@code false}

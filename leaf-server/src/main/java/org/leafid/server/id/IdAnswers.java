@@ -43,6 +43,27 @@ final class IdAnswers {
         write(response, TEXT, body.toString());
     }
 
+    /** A string of a format: its characters are letters, digits, '-', '_' and '.', nothing to escape. */
+    static void single(HttpServletResponse response, String value) throws IOException {
+        write(response, TEXT, value);
+    }
+
+    static void batch(HttpServletResponse response, String[] values, boolean json) throws IOException {
+        StringBuilder body = new StringBuilder(values.length * (values[0].length() + 3) + 2);
+        if (json) {
+            body.append('[');
+            for (int i = 0; i < values.length; i++) {
+                body.append(i == 0 ? "\"" : ",\"").append(values[i]).append('"');
+            }
+            write(response, JSON, body.append(']').toString());
+            return;
+        }
+        for (String value : values) {
+            body.append(value).append('\n');
+        }
+        write(response, TEXT, body.toString());
+    }
+
     private static void write(HttpServletResponse response, String contentType, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
         response.setStatus(HttpServletResponse.SC_OK);

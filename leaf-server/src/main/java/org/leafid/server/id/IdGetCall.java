@@ -31,17 +31,84 @@ final class IdGetCall<K> {
         long[] nextIds(K key, int count);
     }
 
+    /** Where the strings of a mode that issues strings come from (the formats). */
+    interface TextIssuer<K> {
+
+        /** As {@link Issuer#key}. */
+        K key(String given, HttpServletRequest request);
+
+        String next(K key);
+
+        String[] next(K key, int count);
+
+        /** Sets what every answer of the key carries besides its values (a header), before they are issued. */
+        void describe(K key, HttpServletResponse response);
+    }
+
+    /** How one mode checks its key and writes its answers. */
+    private interface Answering<K> {
+
+        K key(String given, HttpServletRequest request);
+
+        void single(K key, HttpServletResponse response) throws IOException;
+
+        void batch(K key, int count, boolean json, HttpServletResponse response) throws IOException;
+    }
+
     private final String mode;
     private final String keyName;
-    private final Issuer<K> issuer;
+    private final Answering<K> issuer;
     private final int maxBatch;
     private final Timer requests;
 
     /**
-     * @param mode {@code segment}, {@code snowflake} or {@code shard}: the path is {@code /api/<mode>/get/{<keyName>}}
+     * @param mode {@code segment}, {@code snowflake}, {@code shard} or {@code format}: the path is {@code /api/<mode>/get/{<keyName>}}
      * @param keyName {@code tag}, {@code key} or {@code appId}, as the path variable names it
      */
     IdGetCall(String mode, String keyName, Issuer<K> issuer, int maxBatch, Timer requests) {
+        this(mode, keyName, new Answering<>() {
+            @Override
+            public K key(String given, HttpServletRequest request) {
+                return issuer.key(given, request);
+            }
+
+            @Override
+            public void single(K key, HttpServletResponse response) throws IOException {
+                IdAnswers.single(response, issuer.nextId(key));
+            }
+
+            @Override
+            public void batch(K key, int count, boolean json, HttpServletResponse response) throws IOException {
+                IdAnswers.batch(response, issuer.nextIds(key, count), json);
+            }
+        }, maxBatch, requests);
+    }
+
+    /** A mode that issues strings: they are written as IDs are, text or a JSON array of strings. */
+    IdGetCall(String mode, String keyName, TextIssuer<K> issuer, int maxBatch, Timer requests) {
+        this(mode, keyName, new Answering<>() {
+            @Override
+            public K key(String given, HttpServletRequest request) {
+                return issuer.key(given, request);
+            }
+
+            @Override
+            public void single(K key, HttpServletResponse response) throws IOException {
+                String value = issuer.next(key);
+                issuer.describe(key, response);
+                IdAnswers.single(response, value);
+            }
+
+            @Override
+            public void batch(K key, int count, boolean json, HttpServletResponse response) throws IOException {
+                String[] values = issuer.next(key, count);
+                issuer.describe(key, response);
+                IdAnswers.batch(response, values, json);
+            }
+        }, maxBatch, requests);
+    }
+
+    private IdGetCall(String mode, String keyName, Answering<K> issuer, int maxBatch, Timer requests) {
         this.mode = mode;
         this.keyName = keyName;
         this.issuer = issuer;
@@ -68,13 +135,13 @@ final class IdGetCall<K> {
             // parameter parsing (about 1 % of a single-ID call) is skipped.
             String count = request.getQueryString() == null ? null : request.getParameter("count");
             if (count == null) {
-                IdAnswers.single(response, issuer.nextId(checked));
+                issuer.single(checked, response);
                 return;
             }
             int size = IdAnswers.parseCount(request.getParameterValues("count"), maxBatch);
             // Before issuing: a failure must not lose IDs.
             boolean json = IdAnswers.wantsJson(request.getHeader(HttpHeaders.ACCEPT));
-            IdAnswers.batch(response, issuer.nextIds(checked, size), json);
+            issuer.batch(checked, size, json, response);
         } finally {
             requests.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }

@@ -5,6 +5,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
+import org.leafid.core.format.FormattedIdGenerator;
+import org.leafid.core.format.FormattedIds;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.shard.ShardIdGenerator;
 import org.leafid.core.snowflake.SnowflakeGenerator;
@@ -64,6 +66,12 @@ class IdGetCallsConfiguration {
     IdGetCall<ShardGetIssuer.AppAndGatePass> shardGetCall(ShardIdGenerator generator, LeafProperties leaf,
             IdRequestTimers timers) {
         return new IdGetCall<>("shard", "appId", new ShardGetIssuer(generator), leaf.maxBatch(), timers.shard());
+    }
+
+    /** The formats' get: the name from the path; every answer carries the pattern (header {@code Leaf-Format}). */
+    @Bean
+    IdGetCall<FormattedIdGenerator> formatGetCall(FormattedIds formats, LeafProperties leaf, IdRequestTimers timers) {
+        return new IdGetCall<>("format", "name", new FormatGetIssuer(formats), leaf.maxBatch(), timers.format());
     }
 
     /**

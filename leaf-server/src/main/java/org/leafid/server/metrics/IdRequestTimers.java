@@ -13,11 +13,13 @@ public final class IdRequestTimers {
     private final Timer segment;
     private final Timer snowflake;
     private final Timer shard;
+    private final Timer format;
 
     public IdRequestTimers(MeterRegistry registry) {
         this.segment = timer(registry, "segment");
         this.snowflake = timer(registry, "snowflake");
         this.shard = timer(registry, "shard");
+        this.format = timer(registry, "format");
     }
 
     public Timer segment() {
@@ -30,6 +32,10 @@ public final class IdRequestTimers {
 
     public Timer shard() {
         return shard;
+    }
+
+    public Timer format() {
+        return format;
     }
 
     private static Timer timer(MeterRegistry registry, String mode) {

@@ -9,6 +9,9 @@ import org.leafid.core.LeafException;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.segment.SegmentNotReadyException;
 import org.leafid.core.segment.SegmentStoreException;
+import org.leafid.core.format.FormatExhaustedException;
+import org.leafid.core.format.InvalidFormattedIdException;
+import org.leafid.core.format.UnknownFormatException;
 import org.leafid.core.segment.TagExhaustedException;
 import org.leafid.core.snowflake.TimestampOverflowException;
 import org.leafid.core.segment.UnknownTagException;
@@ -167,6 +170,22 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         // The message names the database (url without password), the cause and what to check.
         return problem(request, ProblemType.STORE_UNAVAILABLE, e.getMessage()
                 + "; segment IDs are refused with 503 until the database answers", 1);
+    }
+
+    @ExceptionHandler(UnknownFormatException.class)
+    ResponseEntity<ProblemDetail> unknownFormat(UnknownFormatException e, HttpServletRequest request) {
+        return problem(request, ProblemType.UNKNOWN_FORMAT, e.getMessage(), 0);
+    }
+
+    @ExceptionHandler(InvalidFormattedIdException.class)
+    ResponseEntity<ProblemDetail> invalidFormattedId(InvalidFormattedIdException e, HttpServletRequest request) {
+        return problem(request, ProblemType.INVALID_FORMATTED_ID, e.getMessage(), 0);
+    }
+
+    /** The generator logged it once per period; the answer names the format and the period. */
+    @ExceptionHandler(FormatExhaustedException.class)
+    ResponseEntity<ProblemDetail> formatExhausted(FormatExhaustedException e, HttpServletRequest request) {
+        return problem(request, ProblemType.FORMAT_EXHAUSTED, e.getMessage(), 0);
     }
 
     @ExceptionHandler(TagExhaustedException.class)

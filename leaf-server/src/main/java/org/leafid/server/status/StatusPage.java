@@ -66,7 +66,8 @@ final class StatusPage {
      */
     /** @param apiDocs whether the OpenAPI description is published ({@code leaf.http.api-docs}), so linked */
     record Model(String name, Instant renderedAt, ServerSection server, SegmentSection segment,
-            SnowflakeSection snowflake, StatusPageShard.ShardSection shard, boolean apiDocs) {}
+            SnowflakeSection snowflake, StatusPageShard.ShardSection shard,
+            List<StatusPageFormats.FormatRow> formats, boolean apiDocs) {}
 
     /**
      * The server as a whole.
@@ -140,6 +141,7 @@ final class StatusPage {
         html.append("</div>\n");
         segment(html, model.segment());
         StatusPageShard.render(html, model.shard());
+        StatusPageFormats.render(html, model.formats());
         html.append("</body>\n</html>\n");
         return html.toString();
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import jakarta.servlet.http.HttpServletRequest;
@@ -23,6 +24,7 @@ import org.leafid.autoconfigure.shard.ShardBufferStatus;
 import org.leafid.autoconfigure.shard.ShardMeters;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.leafid.core.LeafException;
+import org.leafid.core.format.FormattedIds;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.core.shard.ShardApp;
@@ -76,6 +78,7 @@ class StatusPageController {
     private final StatusPageTraffic traffic;
     private final InstantSource clock;
     private final ObjectProvider<ShardAppDirectory> shardApps;
+    private final ObjectProvider<FormattedIds> formattedIds;
     private final ObjectProvider<ShardMeters> shardMeters;
     private final ObjectProvider<ShardBufferStatus> shardBuffer;
     private final ObjectProvider<ShardAppRefresher> shardRefresher;
@@ -92,8 +95,10 @@ class StatusPageController {
             StatusPageTraffic traffic, InstantSource leafClock, ObjectProvider<ShardAppDirectory> shardApps,
             ObjectProvider<ShardMeters> shardMeters, ObjectProvider<ShardBufferStatus> shardBuffer,
             ObjectProvider<ShardAppRefresher> shardRefresher, ObjectProvider<SnowflakeLayout> snowflakeLayout,
-            ObjectProvider<WorkerIdModeChoice> workerIdModeChoice, HttpProperties http, Disclosure disclosure) {
+            ObjectProvider<WorkerIdModeChoice> workerIdModeChoice, HttpProperties http, Disclosure disclosure,
+            ObjectProvider<FormattedIds> formattedIds) {
         this.workerIdModeChoice = workerIdModeChoice;
+        this.formattedIds = formattedIds;
         this.leaf = leaf;
         this.jdbc = jdbc;
         this.segmentProperties = segmentProperties;
@@ -126,10 +131,20 @@ class StatusPageController {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS); // as precise as every other time shown
         UnaryOperator<String> shown = text -> disclosure.shown(request, text);
         StatusPage.Model model = new StatusPage.Model(leaf.name(), now, server(now, shown), segment(shown),
-                snowflake(shown), shard(shown), apiDocs);
+                snowflake(shown), shard(shown), formats(), apiDocs);
         // A status page must show the state now, never a cached copy.
         return ResponseEntity.ok().contentType(HTML).cacheControl(CacheControl.noStore())
                 .body(StatusPage.render(model));
+    }
+
+    private List<StatusPageFormats.FormatRow> formats() {
+        FormattedIds formats = formattedIds.getIfAvailable();
+        if (formats == null) {
+            return List.of();
+        }
+        return formats.all().values().stream().map(format -> new StatusPageFormats.FormatRow(format.name(),
+                format.pattern().text(), format.reset().name().toLowerCase(Locale.ROOT), format.zone().getId(),
+                format.currentPeriod(), format.issuedCount())).toList();
     }
 
     private StatusPageShard.ShardSection shard(UnaryOperator<String> shown) {

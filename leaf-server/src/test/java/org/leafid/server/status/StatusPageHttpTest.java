@@ -125,7 +125,8 @@ class StatusPageHttpTest {
                 new StatusPage.SnowflakeSection(true, "local", "10.0.0.1:8080", null, "lost <worker> & \"gone\"",
                         "41/10/12 ms"),
                 new StatusPageShard.ShardSection(true, "redis", List.of(new StatusPageShard.AppRow(9,
-                        "<img src=x onerror=alert(1)>", 64, 0, 0.05, 12)), null), true);
+                        "<img src=x onerror=alert(1)>", 64, 0, 0.05, 12)), null),
+                List.of(new StatusPageFormats.FormatRow("o<r>", "ORD<{seq:6}>", "daily", "UTC", "2026&", 3)), true);
 
         String html = StatusPage.render(model);
 

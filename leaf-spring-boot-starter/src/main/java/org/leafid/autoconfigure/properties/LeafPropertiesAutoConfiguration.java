@@ -1,6 +1,7 @@
 package org.leafid.autoconfigure.properties;
 
 import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.format.FormatsProperties;
 import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.autoconfigure.segment.SegmentAutoConfiguration;
@@ -37,7 +38,8 @@ import org.springframework.context.annotation.Configuration;
         SnowflakeAutoConfiguration.class, ShardAutoConfiguration.class, RedisShardBufferAutoConfiguration.class})
 @EnableConfigurationProperties({LeafProperties.class, SegmentProperties.class,
         SnowflakeProperties.class, ShardProperties.class, LocalSettings.class, KubernetesSettings.class,
-        ZookeeperSettings.class, ZkRecycleSettings.class, DisposableSettings.class, RedisModeSettings.class})
+        ZookeeperSettings.class, ZkRecycleSettings.class, DisposableSettings.class, RedisModeSettings.class,
+        FormatsProperties.class})
 public class LeafPropertiesAutoConfiguration {
 
     /** {@code leaf.jdbc.*} reads its url with leaf-jdbc, an optional dependency: bound where that is present. */

@@ -41,7 +41,10 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnLeafSwitch("leaf.segment.enable")
 public class SegmentAutoConfiguration {
 
-    /** Also the admin API's access to the table (the server injects it by this type). */
+    /**
+     * Also the admin API's access to the table (the server injects it by this type), and what makes
+     * the rows of the formats' periods ({@code SegmentTagCreator}).
+     */
     @Bean
     @ConditionalOnMissingBean(SegmentStore.class)
     LeafAllocRepository segmentStore(SqlSessionFactory leafSqlSessions, StoreIdentityGuard storeIdentityGuard) {

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.InstantSource;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +13,9 @@ import java.util.function.Function;
 import java.util.function.IntToLongFunction;
 import java.util.stream.IntStream;
 import org.leafid.client.ShardIds;
+import org.leafid.core.format.FormatPattern;
+import org.leafid.core.format.FormattedIdGenerator;
+import org.leafid.core.format.ResetPeriod;
 import org.leafid.testing.client.SocketHttpServer.Request;
 import org.leafid.testing.client.SocketHttpServer.Responder;
 
@@ -150,6 +155,33 @@ public final class LeafAnswers {
     public static Responder switching(int answers, Responder first, Responder then) {
         AtomicLong asked = new AtomicLong();
         return (request, out) -> (asked.incrementAndGet() <= answers ? first : then).respond(request, out);
+    }
+
+    /**
+     * A Leaf server's answers for the formats: strings of {@code pattern} numbered up from
+     * {@code firstNumber} per format name, with the pattern in the {@code Leaf-Format} header.
+     */
+    public static Responder formatted(String pattern, long firstNumber) {
+        ConcurrentHashMap<String, FormattedIdGenerator> formats = new ConcurrentHashMap<>();
+        return formattedLines(pattern, request -> formats.computeIfAbsent(request.path().split("/")[4], name -> {
+            AtomicLong counter = new AtomicLong(firstNumber - 1);
+            return new FormattedIdGenerator(name, FormatPattern.parse(pattern), ResetPeriod.NEVER, ZoneOffset.UTC,
+                    period -> counter::incrementAndGet, InstantSource.system(), Duration.ofMinutes(1));
+        }).next(request.count()));
+    }
+
+    /** 200 with these strings, one per line, and {@code pattern} in the {@code Leaf-Format} header (none when null). */
+    public static Responder formattedLines(String pattern, Function<Request, String[]> values) {
+        return (request, out) -> {
+            StringBuilder body = new StringBuilder();
+            for (String value : values.apply(request)) {
+                body.append(value).append('\n');
+            }
+            byte[] bytes = body.toString().getBytes(StandardCharsets.US_ASCII);
+            out.write(head(200, (pattern == null ? "" : "Leaf-Format: " + pattern + "\r\n")
+                    + "Content-Length: " + bytes.length));
+            out.write(bytes);
+        };
     }
 
     /** One decimal ID per line. */
