@@ -6,8 +6,10 @@ import java.time.ZoneId;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.leafid.core.IdGenerator;
 import org.leafid.core.format.FormatPattern;
 import org.leafid.core.format.FormattedIdGenerator;
+import org.leafid.core.format.PeriodSequences;
 import org.leafid.core.format.ResetPeriod;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentIdGenerator;
@@ -55,8 +57,20 @@ public class FormatBenchmark {
         allocator.refresh();
         numbers = allocator.generator("order");
         segment = allocator.generator("plain");
+        // As SegmentPeriodSequences answers: one generator, which counts what it issues.
+        PeriodSequences sequences = new PeriodSequences() {
+            @Override
+            public IdGenerator sequence(String period) {
+                return numbers;
+            }
+
+            @Override
+            public long issuedCount() {
+                return numbers.issuedCount();
+            }
+        };
         order = new FormattedIdGenerator("order", FormatPattern.parse(PATTERN), ResetPeriod.DAILY,
-                ZoneId.of("Asia/Shanghai"), period -> numbers, InstantSource.system(), Duration.ofMinutes(1));
+                ZoneId.of("Asia/Shanghai"), sequences, InstantSource.system(), Duration.ofMinutes(1));
         order.next(); // the first block is loaded before measuring
         segment.nextId();
     }

@@ -36,7 +36,8 @@ public final class FormattedIdGenerator {
     /** The finest unit the strings change with: how long a {@link Window} lasts; null when never. */
     private final ChronoUnit windowUnit;
     private final AtomicReference<String> exhaustedLogged = new AtomicReference<>();
-    private final LongAdder issued = new LongAdder();
+    /** Counts the strings when the sequences do not (snowflake); null when they do, sparing the hot path. */
+    private final LongAdder issued;
     private volatile Window window;
 
     public FormattedIdGenerator(String name, FormatPattern pattern, ResetPeriod reset, ZoneId zone,
@@ -53,6 +54,7 @@ public final class FormattedIdGenerator {
         this.clock = clock;
         this.prepareAheadMillis = prepareAhead.toMillis();
         this.maxNumber = pattern.maxNumber();
+        this.issued = sequences.issuedCount() < 0 ? new LongAdder() : null;
         this.windowUnit = pattern.dateFields().stream().map(DateField::unit).min(ChronoUnit::compareTo)
                 .orElse(reset.unit());
         this.window = new Window(Long.MIN_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, "", null, "");
@@ -88,7 +90,9 @@ public final class FormattedIdGenerator {
         if (number > maxNumber) {
             throw exhausted(current.period);
         }
-        issued.increment();
+        if (issued != null) {
+            issued.increment();
+        }
         return current.rendering.render(number);
     }
 
@@ -116,7 +120,7 @@ public final class FormattedIdGenerator {
 
     /** How many strings this generator has issued since start. */
     public long issuedCount() {
-        return issued.sum();
+        return issued == null ? sequences.issuedCount() : issued.sum();
     }
 
     public ZoneId zone() {

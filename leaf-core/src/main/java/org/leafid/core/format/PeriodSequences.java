@@ -22,4 +22,13 @@ public interface PeriodSequences {
      */
     default void prepare(String period) {
     }
+
+    /**
+     * How many numbers these sequences handed out since start, when they count them at no cost of
+     * their own (a segment generator does, from its blocks); -1 when they do not, and the format
+     * counts its strings itself.
+     */
+    default long issuedCount() {
+        return -1;
+    }
 }

@@ -1,5 +1,6 @@
 package org.leafid.core.format;
 
+import java.nio.charset.StandardCharsets;
 import java.time.ZonedDateTime;
 import org.leafid.core.format.FormatPattern.Check;
 import org.leafid.core.format.FormatPattern.Date;
@@ -14,7 +15,20 @@ import org.leafid.core.format.FormatPattern.Part;
  */
 final class Rendering {
 
-    private final char[] template;
+    private static final byte[] DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+            .getBytes(StandardCharsets.US_ASCII);
+    /** The last and the first digit of 00..99. */
+    private static final byte[] ONES = new byte[100];
+    private static final byte[] TENS = new byte[100];
+
+    static {
+        for (int pair = 0; pair < 100; pair++) {
+            ONES[pair] = DIGITS[pair % 10];
+            TENS[pair] = DIGITS[pair / 10];
+        }
+    }
+
+    private final byte[] template;
     private final Radix radix;
     private final int numberAt;
     private final int numberWidth;
@@ -22,28 +36,37 @@ final class Rendering {
     private final int checkAt;
     /** The check's sum over every counted character but the number's. */
     private final int constantSum;
-    /** Whether each of the number's characters is doubled in the check's sum, left to right. */
-    private final boolean[] doubled;
+    /**
+     * What each digit value adds to the check's sum at each of the number's places, right to left:
+     * {@code [place * base + digit]}; the doubling of every second place and base 62's lower case
+     * worked out once, so a string costs no division for its check.
+     */
+    private final int[] addends;
+    /** For a decimal number: what each pair 00..99 adds at places {@code 2k, 2k + 1}, at {@code [2k * 50 + pair]}. */
+    private final int[] pairAddends;
 
     Rendering(FormatPattern pattern, ZonedDateTime time) {
-        template = new char[pattern.length()];
+        char[] chars = new char[pattern.length()];
         Check check = pattern.check();
         Number number = pattern.number();
         for (Part part : pattern.parts()) {
             if (part instanceof Literal literal) {
-                literal.text().getChars(0, literal.width(), template, literal.at());
+                literal.text().getChars(0, literal.width(), chars, literal.at());
             } else if (part instanceof Date date) {
-                Radix.DECIMAL.write(date.field().of(time), template, date.at(), date.width());
+                Radix.DECIMAL.write(date.field().of(time), chars, date.at(), date.width());
             } else if (part instanceof Number n) {
-                Radix.DECIMAL.write(0, template, n.at(), n.width());
+                Radix.DECIMAL.write(0, chars, n.at(), n.width());
             } else if (part instanceof Check c) {
-                template[c.at()] = '0';
+                chars[c.at()] = '0';
             }
         }
+        template = new String(chars).getBytes(StandardCharsets.US_ASCII); // literal text is ASCII
         radix = number.radix();
         numberAt = number.at();
         numberWidth = number.width();
-        doubled = new boolean[numberWidth];
+        int base = radix.base();
+        addends = new int[numberWidth * base];
+        pairAddends = new int[radix == Radix.DECIMAL ? (numberWidth + 1) / 2 * 100 : 0];
         if (check == null) {
             scheme = null;
             checkAt = -1;
@@ -58,9 +81,13 @@ final class Rendering {
         for (int i = checkAt - 1; i >= 0; i--) {
             boolean inNumber = i >= numberAt && i < numberAt + numberWidth;
             if (inNumber) {
-                doubled[i - numberAt] = doubling; // every character of the number is counted
+                int place = numberAt + numberWidth - 1 - i; // every character of the number is counted
+                for (int digit = 0; digit < base; digit++) {
+                    int value = scheme.value((char) DIGITS[digit]);
+                    addends[place * base + digit] = scheme.addend(value, doubling);
+                }
             } else {
-                int value = scheme.value(template[i]);
+                int value = scheme.value(chars[i]);
                 if (value < 0) {
                     continue;
                 }
@@ -69,44 +96,85 @@ final class Rendering {
             doubling = !doubling;
         }
         constantSum = sum;
+        for (int place = 0; place + 1 < numberWidth && radix == Radix.DECIMAL; place += 2) {
+            for (int pair = 0; pair < 100; pair++) {
+                pairAddends[place * 50 + pair] = addends[place * 10 + pair % 10] + addends[(place + 1) * 10 + pair / 10];
+            }
+        }
     }
 
     /** The string of {@code number} (within the pattern's width). */
     String render(long number) {
-        char[] out = template.clone();
+        byte[] out = template.clone();
         int sum = constantSum;
-        long rest = number;
-        for (int i = numberWidth - 1; i >= 0; i--) {
-            int digit = digit(rest);
-            rest = quotient(rest);
-            out[numberAt + i] = DIGITS[digit];
-            if (scheme != null) {
-                int value = digit < 36 ? digit : digit - 26; // base 62's lower case counts as upper case
-                sum += doubled[i] ? scheme.addend(value, true) : value;
+        int end = numberAt + numberWidth - 1;
+        // Division by a constant compiles to a multiplication; by a field it would not: a loop per radix.
+        switch (radix) {
+            case DECIMAL -> sum += number <= Integer.MAX_VALUE ? writeDecimal((int) number, out, end)
+                    : writeDecimal(number, out, end);
+            case BASE36 -> {
+                long rest = number;
+                for (int place = 0; place < numberWidth; place++) {
+                    long quotient = rest / 36;
+                    int digit = (int) (rest - quotient * 36);
+                    rest = quotient;
+                    out[end - place] = DIGITS[digit];
+                    sum += addends[place * 36 + digit];
+                }
+            }
+            case BASE62 -> {
+                long rest = number;
+                for (int place = 0; place < numberWidth; place++) {
+                    long quotient = rest / 62;
+                    int digit = (int) (rest - quotient * 62);
+                    rest = quotient;
+                    out[end - place] = DIGITS[digit];
+                    sum += addends[place * 62 + digit];
+                }
             }
         }
         if (scheme != null) {
-            out[checkAt] = scheme.checkFor(sum);
+            out[checkAt] = (byte) (scheme == CheckScheme.LUHN_MOD_10 ? DIGITS[(10 - sum % 10) % 10]
+                    : DIGITS[(36 - sum % 36) % 36]);
         }
-        return new String(out);
+        return new String(out, StandardCharsets.ISO_8859_1);
     }
 
-    private static final char[] DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
-
-    // Division by a constant compiles to a multiplication; by a field it would not.
-    private int digit(long value) {
-        return switch (radix) {
-            case DECIMAL -> (int) (value % 10);
-            case BASE36 -> (int) (value % 36);
-            case BASE62 -> (int) (value % 62);
-        };
+    /**
+     * Two digits per division, in int arithmetic (a day's numbers, most of all): the common case.
+     * The pair's characters and its share of the check come from tables, so a pair costs one
+     * multiplication for the division and three look-ups.
+     */
+    private int writeDecimal(int number, byte[] out, int end) {
+        int sum = 0;
+        int rest = number;
+        int place = 0;
+        // Leading zeros are the template's already, and a zero adds nothing to the check: stop at them.
+        for (; place + 1 < numberWidth && rest != 0; place += 2) {
+            int quotient = rest / 100;
+            int pair = rest - quotient * 100;
+            rest = quotient;
+            out[end - place] = ONES[pair];
+            out[end - place - 1] = TENS[pair];
+            sum += pairAddends[place * 50 + pair];
+        }
+        if (place < numberWidth && rest != 0) {
+            out[end - place] = DIGITS[rest];
+            sum += addends[place * 10 + rest];
+        }
+        return sum;
     }
 
-    private long quotient(long value) {
-        return switch (radix) {
-            case DECIMAL -> value / 10;
-            case BASE36 -> value / 36;
-            case BASE62 -> value / 62;
-        };
+    private int writeDecimal(long number, byte[] out, int end) {
+        int sum = 0;
+        long rest = number;
+        for (int place = 0; place < numberWidth; place++) {
+            long quotient = rest / 10;
+            int digit = (int) (rest - quotient * 10);
+            rest = quotient;
+            out[end - place] = DIGITS[digit];
+            sum += addends[place * 10 + digit];
+        }
+        return sum;
     }
 }

@@ -1,5 +1,7 @@
 package org.leafid.core.format;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.leafid.core.IdGenerator;
@@ -26,6 +28,8 @@ public final class SegmentPeriodSequences implements PeriodSequences {
     private final SegmentAllocator allocator;
     private final SegmentTagCreator creator;
     private final Executor preparer;
+    /** Every period's generator this format used, to count what it issued (a generator counts from its blocks). */
+    private final Map<String, SegmentIdGenerator> used = new ConcurrentHashMap<>();
 
     /**
      * @param step the step of the rows it creates
@@ -48,7 +52,18 @@ public final class SegmentPeriodSequences implements PeriodSequences {
 
     @Override
     public IdGenerator sequence(String period) {
-        return generator(period);
+        SegmentIdGenerator generator = generator(period);
+        used.put(period, generator);
+        return generator;
+    }
+
+    @Override
+    public long issuedCount() {
+        long issued = 0;
+        for (SegmentIdGenerator generator : used.values()) {
+            issued += generator.issuedCount();
+        }
+        return issued;
     }
 
     private SegmentIdGenerator generator(String period) {

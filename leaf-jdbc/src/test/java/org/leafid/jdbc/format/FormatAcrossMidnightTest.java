@@ -67,6 +67,7 @@ class FormatAcrossMidnightTest {
         ExecutorService clients = Executors.newFixedThreadPool(8);
         ConcurrentLinkedQueue<Issued> issued = new ConcurrentLinkedQueue<>();
         AtomicBoolean running = new AtomicBoolean(true);
+        List<FormattedIdGenerator> orders = new ArrayList<>();
         try {
             List<Future<?>> load = new ArrayList<>();
             for (int server = 0; server < 2; server++) {
@@ -86,6 +87,7 @@ class FormatAcrossMidnightTest {
                 FormattedIdGenerator order = new FormattedIdGenerator("order", FormatPattern.parse(PATTERN),
                         ResetPeriod.DAILY, ZONE, new SegmentPeriodSequences("order", tag, 100, allocator, table, loader),
                         clock, Duration.ofMinutes(1));
+                orders.add(order);
                 int serverIndex = server;
                 for (int t = 0; t < 4; t++) {
                     load.add(clients.submit(() -> {
@@ -149,6 +151,8 @@ class FormatAcrossMidnightTest {
                 .as("strings of the new day").isNotEmpty();
         assertThat(Arrays.asList(issued.stream().map(Issued::server).distinct().toArray())).containsOnly(0, 1);
         assertThat(issued.size()).as("strings issued").isGreaterThan(10_000);
+        assertThat(orders.stream().mapToLong(FormattedIdGenerator::issuedCount).sum())
+                .as("strings counted by the servers (leaf_ids_issued_total)").isEqualTo(issued.size());
     }
 
     private record Issued(int server, String value, long nanos, long sinceMidnightMillis) {}
