@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.time.ZoneId;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.leafid.core.IdGenerator;
@@ -26,8 +28,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The daily order number as the server makes it ({@link #formatted}): the clock read, the period's
- * segment generator, the digits, the Luhn check digit and the string; beside it the segment
+ * The daily order number as the server makes it ({@link #formatted}): the period's segment generator,
+ * the digits, the Luhn check digit and the string (the clock is read when the day ends, by the
+ * server's timer); beside it the segment
  * generator alone ({@link #segment}), the number it is made from. The number is 10 digits wide
  * here ({@code ORD{yyyy}{MM}{dd}{seq:10}{check}}), not 6: a run issues more than a day's 999,999.
  */
@@ -40,6 +43,7 @@ public class FormatBenchmark {
     private static final int STEP = 100_000;
 
     private ThreadPoolExecutor loader;
+    private ScheduledExecutorService timer;
     private SegmentIdGenerator numbers;
     private SegmentIdGenerator segment;
     private FormattedIdGenerator order;
@@ -69,8 +73,16 @@ public class FormatBenchmark {
                 return numbers.issuedCount();
             }
         };
+        // The server's timer (FormatAutoConfiguration): the clock is read when a day ends, not per string.
+        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "bench-format-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        InstantSource clock = InstantSource.system();
         order = new FormattedIdGenerator("order", FormatPattern.parse(PATTERN), ResetPeriod.DAILY,
-                ZoneId.of("Asia/Shanghai"), sequences, InstantSource.system(), Duration.ofMinutes(1));
+                ZoneId.of("Asia/Shanghai"), sequences, clock, Duration.ofMinutes(1),
+                (at, task) -> timer.schedule(task, Math.max(0, at - clock.millis()), TimeUnit.MILLISECONDS));
         order.next(); // the first block is loaded before measuring
         segment.nextId();
     }
@@ -78,6 +90,7 @@ public class FormatBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() {
         loader.shutdownNow();
+        timer.shutdownNow();
     }
 
     /** One daily order number, e.g. {@code ORD2026112800000012345} and its check digit. */

@@ -17,9 +17,13 @@ import org.slf4j.LoggerFactory;
  * Issues the strings of one format: the number of the period the clock is in, from that period's
  * sequence, written by the pattern. Each period's numbers come from its own sequence (a segment
  * tag per period), so a server whose clock is a few seconds off around midnight issues from the
- * period its clock says and repeats nothing. A period's sequence is prepared {@code prepareAhead}
- * before it begins. A number beyond the pattern's width is never served
- * ({@link FormatExhaustedException}). Thread-safe.
+ * period its clock says and repeats nothing: a string's date part and its number always come from
+ * the same period. A period's sequence is prepared {@code prepareAhead} before it begins. A number
+ * beyond the pattern's width is never served ({@link FormatExhaustedException}). Thread-safe.
+ *
+ * <p>With a {@link BoundaryTimer}, the clock is read when a stretch of time ends (an hour, a day,
+ * whatever the finest date part is), not for every string; a string issued in the milliseconds
+ * before the timer fires still carries the period that is ending, and its number is that period's.
  */
 public final class FormattedIdGenerator {
 
@@ -38,10 +42,19 @@ public final class FormattedIdGenerator {
     private final AtomicReference<String> exhaustedLogged = new AtomicReference<>();
     /** Counts the strings when the sequences do not (snowflake); null when they do, sparing the hot path. */
     private final LongAdder issued;
+    /** Ends each window at its end; null: the clock is read for every string. */
+    private final BoundaryTimer timer;
     private volatile Window window;
 
+    /** A format that reads the clock for every string. */
     public FormattedIdGenerator(String name, FormatPattern pattern, ResetPeriod reset, ZoneId zone,
             PeriodSequences sequences, InstantSource clock, Duration prepareAhead) {
+        this(name, pattern, reset, zone, sequences, clock, prepareAhead, null);
+    }
+
+    /** @param timer ends each stretch of time at its end, so that no string reads the clock; null: each does */
+    public FormattedIdGenerator(String name, FormatPattern pattern, ResetPeriod reset, ZoneId zone,
+            PeriodSequences sequences, InstantSource clock, Duration prepareAhead, BoundaryTimer timer) {
         if (!pattern.dateFields().containsAll(reset.needs())) {
             throw new IllegalArgumentException("format '" + name + "' resets " + reset.name().toLowerCase()
                     + " but its pattern lacks " + reset.needs().stream().map(f -> "{" + f.token() + "}").toList());
@@ -57,7 +70,10 @@ public final class FormattedIdGenerator {
         this.issued = sequences.issuedCount() < 0 ? new LongAdder() : null;
         this.windowUnit = pattern.dateFields().stream().map(DateField::unit).min(ChronoUnit::compareTo)
                 .orElse(reset.unit());
-        this.window = new Window(Long.MIN_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, "", null, "");
+        this.timer = timer;
+        Window none = new Window(Long.MIN_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, "", null, "");
+        none.ended = true;
+        this.window = none;
     }
 
     public String name() {
@@ -79,12 +95,18 @@ public final class FormattedIdGenerator {
      * @throws org.leafid.core.LeafException when the sequence cannot issue
      */
     public String next() {
-        long now = clock.millis();
         Window current = window;
-        if (now < current.from || now >= current.until) {
-            current = enter(now, current);
-        } else if (now >= current.prepareAt) {
-            current.prepareNext();
+        if (timer != null) {
+            if (current.ended) {
+                current = enter(clock.millis(), current);
+            }
+        } else {
+            long now = clock.millis();
+            if (now < current.from || now >= current.until) {
+                current = enter(now, current);
+            } else if (now >= current.prepareAt) {
+                current.prepareNext();
+            }
         }
         long number = current.sequence().nextId();
         if (number > maxNumber) {
@@ -136,6 +158,13 @@ public final class FormattedIdGenerator {
         Window entered = prepared != null && now >= prepared.from && now < prepared.until
                 ? prepared : window(Instant.ofEpochMilli(now).atZone(zone));
         window = entered;
+        if (timer != null && entered.until != Long.MAX_VALUE) {
+            // Racing threads may enter equal windows and schedule twice: each ends only its own.
+            if (entered.prepareAt < entered.until) {
+                timer.at(entered.prepareAt, entered::prepareNext);
+            }
+            timer.at(entered.until, () -> entered.ended = true);
+        }
         return entered;
     }
 
@@ -186,6 +215,8 @@ public final class FormattedIdGenerator {
         final AtomicBoolean prepared = new AtomicBoolean();
         /** The window after this one, built by {@link #prepareNext}; null before. */
         volatile Window following;
+        /** Set by the timer at the window's end: the next string reads the clock. */
+        volatile boolean ended;
         private volatile IdGenerator sequence;
 
         Window(long from, long until, long prepareAt, String period, Rendering rendering, String nextPeriod) {

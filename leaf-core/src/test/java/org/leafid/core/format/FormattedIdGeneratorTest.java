@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -89,6 +90,46 @@ class FormattedIdGeneratorTest {
     }
 
     @Test
+    void withATimerNoStringReadsTheClockAndTheDayChangesWhenTheTimerFires() {
+        AtomicLong clockReads = new AtomicLong();
+        InstantSource counted = () -> {
+            clockReads.incrementAndGet();
+            return clock.instant();
+        };
+        ManualTimer timer = new ManualTimer();
+        FormattedIdGenerator order = new FormattedIdGenerator("fmt", FormatPattern.parse("ORD{yyyy}{MM}{dd}{seq:6}"),
+                ResetPeriod.DAILY, SHANGHAI, sequences, counted, Duration.ofMinutes(1), timer);
+
+        for (int i = 0; i < 100; i++) {
+            order.next();
+        }
+        assertThat(clockReads.get()).as("clock reads for 100 strings").isEqualTo(1);
+        timer.runDue(clock.millis()); // the minute before midnight began before the first string
+        assertThat(sequences.prepared).containsExactly("20261128");
+
+        clock.advance(Duration.ofSeconds(3)); // past midnight, the timer not fired yet
+        assertThat(order.next()).as("until the timer fires").isEqualTo("ORD20261127000101");
+        timer.runDue(clock.millis());
+        assertThat(order.next()).isEqualTo("ORD20261128000001");
+        assertThat(clockReads.get()).isEqualTo(2);
+    }
+
+    @Test
+    void aTimerThatFiresEarlyChangesNothing() {
+        ManualTimer timer = new ManualTimer();
+        FormattedIdGenerator order = new FormattedIdGenerator("fmt", FormatPattern.parse("ORD{yyyy}{MM}{dd}{seq:6}"),
+                ResetPeriod.DAILY, SHANGHAI, sequences, clock, Duration.ofMinutes(1), timer);
+        order.next();
+
+        timer.runDue(Long.MAX_VALUE); // fires the end of the day while the clock still says 23:59:58
+
+        assertThat(order.next()).isEqualTo("ORD20261127000002");
+        clock.advance(Duration.ofSeconds(3));
+        timer.runDue(clock.millis());
+        assertThat(order.next()).isEqualTo("ORD20261128000001");
+    }
+
+    @Test
     void aResetWithoutTheDatePartsOfItsPeriodIsRefused() {
         assertThatThrownBy(() -> generator("ORD{yy}{MM}{dd}{seq:6}", ResetPeriod.DAILY, SHANGHAI))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("{yyyy}");
@@ -101,6 +142,25 @@ class FormattedIdGeneratorTest {
 
     private static long millis(int year, int month, int day, int hour, int minute, int second, ZoneId zone) {
         return ZonedDateTime.of(year, month, day, hour, minute, second, 0, zone).toInstant().toEpochMilli();
+    }
+
+    /** Runs what was scheduled when told the time. */
+    private static final class ManualTimer implements BoundaryTimer {
+
+        private final List<Map.Entry<Long, Runnable>> tasks = new ArrayList<>();
+
+        @Override
+        public synchronized void at(long epochMillis, Runnable task) {
+            tasks.add(Map.entry(epochMillis, task));
+        }
+
+        void runDue(long now) {
+            List<Runnable> due = new ArrayList<>();
+            synchronized (this) {
+                tasks.removeIf(task -> task.getKey() <= now && due.add(task.getValue()));
+            }
+            due.forEach(Runnable::run);
+        }
     }
 
     /** One counter per period, from 1, as a fresh {@code <tag>@<period>} row gives. */

@@ -1,7 +1,9 @@
 package org.leafid.server.id;
 
+import jakarta.servlet.http.HttpServletRequest;
 import org.leafid.autoconfigure.segment.SegmentProperties;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
+import org.leafid.core.format.UnknownFormatException;
 import org.leafid.core.shard.ShardIdGenerator;
 import org.leafid.server.problem.ModeDisabledException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -44,6 +46,16 @@ class DisabledModesController {
             throw new ModeDisabledException("snowflake", "leaf.snowflake.enable");
         }
         throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No such snowflake endpoint");
+    }
+
+    /** No format is configured (the formats' controller answers when one is), or an unknown path under it. */
+    @GetMapping("/api/format/**")
+    void format(HttpServletRequest request) {
+        String[] parts = request.getRequestURI().split("/");
+        if (parts.length >= 5 && (parts[3].equals("get") || parts[3].equals("decode"))) {
+            throw new UnknownFormatException(parts[4]);
+        }
+        throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No such format endpoint");
     }
 
     @GetMapping("/api/shard/**")

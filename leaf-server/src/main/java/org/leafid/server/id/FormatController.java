@@ -7,6 +7,7 @@ import org.leafid.core.format.FormattedIdGenerator;
 import org.leafid.core.format.FormattedIds;
 import org.leafid.server.problem.Keys;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -17,6 +18,7 @@ import org.springframework.web.bind.annotation.RestController;
  * back. Ordinary GETs of a string are answered by {@link IdFastPathValve}; this mapping answers the rest.
  */
 @RestController
+@Conditional(FormatsConfigured.class)
 class FormatController {
 
     private final FormattedIds formats;

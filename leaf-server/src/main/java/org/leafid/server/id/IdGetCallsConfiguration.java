@@ -18,6 +18,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
@@ -70,6 +71,7 @@ class IdGetCallsConfiguration {
 
     /** The formats' get: the name from the path; every answer carries the pattern (header {@code Leaf-Format}). */
     @Bean
+    @Conditional(FormatsConfigured.class)
     IdGetCall<FormattedIdGenerator> formatGetCall(FormattedIds formats, LeafProperties leaf, IdRequestTimers timers) {
         return new IdGetCall<>("format", "name", new FormatGetIssuer(formats), leaf.maxBatch(), timers.format());
     }

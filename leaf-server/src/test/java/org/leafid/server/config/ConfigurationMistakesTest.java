@@ -174,6 +174,27 @@ class ConfigurationMistakesTest {
                 .as("stack frames printed").isZero();
     }
 
+    @Test
+    void aFormatPatternThatCannotBeReadStopsTheStartNamingTheKey(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.formats.order.pattern=ORD{yyyy}{seq}"))
+                .hasStackTraceContaining("leaf.formats.order.pattern");
+        assertThat(output).contains(FAILED, "leaf.formats.order.pattern", "needs a width");
+    }
+
+    @Test
+    void aDailyFormatWithoutItsDayStopsTheStartNamingTheKey(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.formats.order.pattern=ORD{yy}{MM}{dd}{seq:6}",
+                "--leaf.formats.order.reset=daily")).hasStackTraceContaining("leaf.formats.order.reset");
+        assertThat(output).contains(FAILED, "leaf.formats.order.reset", "lacks {yyyy}");
+    }
+
+    @Test
+    void aSnowflakeFormatTooNarrowForItsIdsStopsTheStart(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.formats.pub.pattern=u{seq62:8}", "--leaf.formats.pub.source=snowflake"))
+                .hasStackTraceContaining("leaf.formats.pub.pattern");
+        assertThat(output).contains(FAILED, "fewer than a snowflake ID has", "{seq62:11}");
+    }
+
     private ConfigurableApplicationContext start(String... extraArguments) {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--leaf.snowflake.ip=127.0.0.1",
                 "--leaf.snowflake.port=18091", "--leaf.data-dir=" + dataDir));

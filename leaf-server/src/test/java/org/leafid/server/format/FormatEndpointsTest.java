@@ -107,6 +107,7 @@ class FormatEndpointsTest extends RunningServerTest {
         assertProblem(http.get("/api/format/get/nope"), 404, "unknown-format", "leaf.formats.nope.pattern");
         assertProblem(http.get("/api/format/decode/nope/X1"), 404, "unknown-format", "leaf.formats.nope.pattern");
         assertProblem(http.get("/api/format/get/a%20b"), 400, "invalid-key", "");
+        assertThat(http.get("/api/format/nothing-here").statusCode()).isEqualTo(404);
     }
 
     private static String withCheck(String text) {

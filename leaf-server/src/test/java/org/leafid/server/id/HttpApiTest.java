@@ -85,6 +85,16 @@ class HttpApiTest extends RunningServerTest {
     }
 
     @Test
+    void withoutAnyFormatAFormatIsA404NamingTheKeyToSet() {
+        HttpResponse<String> response = http.get("/api/format/get/order");
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertProblem(response, "unknown-format");
+        assertThat(response.body()).contains("leaf.formats.order.pattern");
+        assertThat(http.get("/api/format/decode/order/ORD1").statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void malformedKeysAre400ProblemsOnBothEndpoints() {
         List<String> bad = List.of("a%20b", "x".repeat(129), "%C3%A9t%C3%A9", "semi%3Bcolon", "quote%27");
         for (String key : bad) {

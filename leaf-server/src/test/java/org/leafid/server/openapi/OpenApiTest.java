@@ -54,6 +54,7 @@ class OpenApiTest {
         registry.add("leaf.snowflake.port", () -> "18093");
         registry.add("leaf.shard.enable", () -> "true");
         registry.add("leaf.admin.token", () -> "openapi-admin-token-0123456789");
+        registry.add("leaf.formats.openapi.pattern", () -> "O{seq:6}{check}"); // the formats' endpoints exist
     }
 
     @Test

@@ -8,10 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.segment.SegmentAutoConfiguration;
 import org.leafid.autoconfigure.snowflake.SnowflakeAutoConfiguration;
+import org.leafid.core.DaemonThreads;
+import org.leafid.core.format.BoundaryTimer;
 import org.leafid.core.format.FormattedIdGenerator;
 import org.leafid.core.format.FormattedIds;
 import org.leafid.core.format.PeriodSequences;
@@ -37,12 +42,22 @@ public class FormatAutoConfiguration {
     /** How long before a period begins its row is made and its first block reserved. */
     static final Duration PREPARE_AHEAD = Duration.ofMinutes(1);
 
+    /** Ends the formats' stretches of time (an hour, a day) at their ends, so that no string reads the clock. */
+    @Bean(destroyMethod = "shutdownNow")
+    @ConditionalOnMissingBean(name = "formatTimer")
+    ScheduledExecutorService formatTimer() {
+        return Executors.newSingleThreadScheduledExecutor(new DaemonThreads("leaf-format-timer"));
+    }
+
     @Bean
     @ConditionalOnMissingBean
     FormattedIds formattedIds(FormatsProperties properties, InstantSource leafClock,
+            @Qualifier("formatTimer") ScheduledExecutorService formatTimer,
             ObjectProvider<SegmentAllocator> segments, ObjectProvider<SegmentTagCreator> tagCreator,
             @Qualifier("segmentLoader") ObjectProvider<Executor> segmentLoader,
             ObjectProvider<SnowflakeGenerator> snowflake, ObjectProvider<MeterRegistry> registry) {
+        BoundaryTimer timer = (at, task) -> formatTimer.schedule(task, Math.max(0, at - leafClock.millis()),
+                TimeUnit.MILLISECONDS);
         List<FormattedIdGenerator> formats = new ArrayList<>();
         for (Map.Entry<String, FormatsProperties.FormatSettings> entry : properties.formats().entrySet()) {
             Formats format = Formats.check(entry.getKey(), entry.getValue());
@@ -51,7 +66,7 @@ public class FormatAutoConfiguration {
                 case SNOWFLAKE -> snowflakeSequences(format, snowflake);
             };
             formats.add(new FormattedIdGenerator(format.name(), format.pattern(), format.reset(), format.zone(),
-                    sequences, leafClock, PREPARE_AHEAD));
+                    sequences, leafClock, PREPARE_AHEAD, timer));
         }
         registry.ifAvailable(meters -> formats.forEach(format ->
                 FunctionCounter.builder("leaf.ids.issued", format, FormattedIdGenerator::issuedCount)

@@ -50,7 +50,7 @@ record Formats(String name, FormatPattern pattern, Source source, String tag, in
         }
         if (!pattern.dateFields().containsAll(reset.needs())) {
             throw new LeafConfigurationException(prefix + "reset", "is " + settings.reset() + " but the pattern '"
-                    + settings.pattern() + "' lacks " + tokens(reset), "Add them, so that the periods' values differ; "
+                    + settings.pattern() + "' lacks " + missing(reset, pattern), "Add them, so that the periods' values differ; "
                     + "{yy} is not enough, since a century repeats it.");
         }
         String tag = settings.tag() == null ? name : settings.tag();
@@ -70,10 +70,10 @@ record Formats(String name, FormatPattern pattern, Source source, String tag, in
         return new Formats(name, pattern, source, tag, settings.step(), reset, zone);
     }
 
-    private static String tokens(ResetPeriod reset) {
+    private static String missing(ResetPeriod reset, FormatPattern pattern) {
         StringBuilder text = new StringBuilder();
         for (DateField field : DateField.values()) {
-            if (reset.needs().contains(field)) {
+            if (reset.needs().contains(field) && !pattern.dateFields().contains(field)) {
                 text.append('{').append(field.token()).append('}');
             }
         }
