@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.core.Sleeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,7 @@ public final class StoreIdentityGuard {
     private final SqlSessionFactory sessions;
     private final long skipBlocks;
     private final LongAdder skips = new LongAdder();
+    private final SqlRetry retry = new SqlRetry("leaf_high_water", Sleeper.system());
     /** The identity expression for this kind of database, asked once; "" for H2 (no check). */
     private volatile String expression;
     /** Whether a check passed in this process: from then on a missing record means a copy older than it. */
@@ -134,6 +136,15 @@ public final class StoreIdentityGuard {
      * Another server's adoption meanwhile counts: then nothing is done.
      */
     public void adopt() {
+        // Servers starting together on a new database all record it at once: InnoDB may answer one
+        // of them with a deadlock (gap locks of the missing row), which is the database's "try again".
+        retry.run(() -> {
+            adoptOnce();
+            return null;
+        });
+    }
+
+    private void adoptOnce() {
         try (SqlSession session = sessions.openSession(false)) {
             Connection connection = session.getConnection();
             String identity = expression(connection);
