@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alibaba.druid.pool.DruidDataSource;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -71,6 +72,26 @@ class RowPutBackTest {
                 .isInstanceOf(WorkerIdLostException.class)
                 .hasMessageContaining("WORKER_NODE row " + first.workerId())
                 .hasMessageContaining("10.8.0.9");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "postgresql"})
+    void aDisposableRowCheckRunsOffTheRenewalAndItsFindingStopsTheNextOne(String kind) {
+        TestDatabase database = database(kind, "WORKER_NODE");
+        List<Runnable> queued = new ArrayList<>();
+        var sessions = LeafSqlSessions.create(pool(database));
+        Registration first = new DisposableWorkerIdRegistry(sessions, new InstanceAddress("10.8.0.1", 8080), 1023,
+                StoreChangeWait.of(sessions, Duration.ofSeconds(30)), queued::add).register();
+        database.update("UPDATE WORKER_NODE SET HOST_NAME = '10.8.0.9' WHERE ID = ?", first.workerId());
+
+        first.sink().record(first.workerId(), System.currentTimeMillis()); // returns at once: the check is queued
+        assertThat(queued).hasSize(1);
+        first.sink().record(first.workerId(), System.currentTimeMillis()); // one check at a time
+        assertThat(queued).hasSize(1);
+        queued.get(0).run();
+
+        assertThatThrownBy(() -> first.sink().record(first.workerId(), System.currentTimeMillis()))
+                .isInstanceOf(WorkerIdLostException.class).hasMessageContaining("10.8.0.9");
     }
 
     @ParameterizedTest

@@ -1,6 +1,9 @@
 package org.leafid.jdbc.worker.disposable;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
@@ -50,6 +53,7 @@ public final class DisposableWorkerIdRegistry implements WorkerIdRegistry {
     private final InstanceAddress instance;
     private final long maxWorkerId;
     private final StoreChangeWait storeChange;
+    private final Executor rowChecker;
 
     /** @param maxWorkerId the largest worker id the layout can carry ({@code 2^worker-bits - 1}) */
     public DisposableWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, long maxWorkerId) {
@@ -63,6 +67,15 @@ public final class DisposableWorkerIdRegistry implements WorkerIdRegistry {
      */
     public DisposableWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, long maxWorkerId,
             StoreChangeWait storeChange) {
+        this(sessions, instance, maxWorkerId, storeChange, Runnable::run);
+    }
+
+    /**
+     * @param rowChecker runs the renewals' row checks, so that a stalled database cannot hold up a
+     *     renewal (the reservation lives in memory); {@code Runnable::run} checks in the renewing thread
+     */
+    public DisposableWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, long maxWorkerId,
+            StoreChangeWait storeChange, Executor rowChecker) {
         if (maxWorkerId < 1) {
             throw new IllegalArgumentException("maxWorkerId must be at least 1: " + maxWorkerId);
         }
@@ -70,6 +83,7 @@ public final class DisposableWorkerIdRegistry implements WorkerIdRegistry {
         this.instance = instance;
         this.maxWorkerId = maxWorkerId;
         this.storeChange = storeChange;
+        this.rowChecker = rowChecker;
     }
 
     /** A new row per start: its id is never anyone else's (the row check stops it if a failover says otherwise). */
@@ -137,14 +151,47 @@ public final class DisposableWorkerIdRegistry implements WorkerIdRegistry {
         private final long id;
         private final Start start;
         private final DatabaseOutageLog outage = new DatabaseOutageLog(log, Duration.ofMinutes(1), System::nanoTime);
+        private final AtomicBoolean checking = new AtomicBoolean();
+        private volatile WorkerIdLostException lost;
 
         RowCheck(long id, Start start) {
             this.id = id;
             this.start = start;
         }
 
+        /**
+         * Starts a check of the row unless one runs; fails when a check found the id another's (the
+         * holder then stops issuing). A check that finds it is at most one renewal behind.
+         */
         @Override
         public void record(int workerId, long reservedUntilMillis) {
+            throwIfLost();
+            if (checking.compareAndSet(false, true)) {
+                try {
+                    rowChecker.execute(() -> {
+                        try {
+                            check(workerId);
+                        } catch (WorkerIdLostException e) {
+                            lost = e;
+                        } finally {
+                            checking.set(false);
+                        }
+                    });
+                } catch (RejectedExecutionException e) {
+                    checking.set(false); // shutting down: nothing to check
+                }
+            }
+            throwIfLost(); // a check in this thread (Runnable::run) may have found it
+        }
+
+        private void throwIfLost() {
+            WorkerIdLostException found = lost;
+            if (found != null) {
+                throw found;
+            }
+        }
+
+        private void check(int workerId) {
             try (SqlSession session = sessions.openSession(true)) {
                 WorkerNodeMapper rows = session.getMapper(WorkerNodeMapper.class);
                 Start found = rows.find(id);

@@ -1,5 +1,7 @@
 package org.leafid.autoconfigure.snowflake.disposable;
 
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
@@ -9,6 +11,7 @@ import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.leafid.autoconfigure.snowflake.ModeModuleMissing;
 import org.leafid.autoconfigure.snowflake.SnowflakeAutoConfiguration;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
+import org.leafid.core.DaemonThreads;
 import org.leafid.core.Sleeper;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.InstanceAddress;
@@ -44,11 +47,19 @@ public class DisposableWorkerIdAutoConfiguration {
     @ConditionalOnClass(name = REGISTRY)
     static class Rows {
 
+        /** The renewals' row checks, off the renewing thread (see DisposableWorkerIdRegistry). */
+        @Bean(destroyMethod = "shutdownNow")
+        @ConditionalOnMissingBean(name = "workerNodeChecker")
+        ExecutorService workerNodeChecker() {
+            return Executors.newSingleThreadExecutor(new DaemonThreads("leaf-worker-node-check"));
+        }
+
         @Bean
         @ConditionalOnMissingBean
         WorkerIdRegistry workerIdRegistry(LeafDataSource leafDataSource, SqlSessionFactory leafSqlSessions,
                 InstanceAddress instance, DisposableSettings settings, SnowflakeLayout layout,
-                StoreIdentityGuard storeIdentityGuard, SnowflakeProperties properties) {
+                StoreIdentityGuard storeIdentityGuard, SnowflakeProperties properties,
+                ExecutorService workerNodeChecker) {
             if (leafDataSource.embedded()) {
                 throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=disposable: "
                         + "worker ids are rows of WORKER_NODE in that database.", "Set leaf.jdbc.url (and create the "
@@ -65,7 +76,7 @@ public class DisposableWorkerIdAutoConfiguration {
             // A start checks its row at each renewal; ten of them let one slow database pass.
             return new DisposableWorkerIdRegistry(leafSqlSessions, instance, layout.maxWorkerId(),
                     new StoreChangeWait(leafSqlSessions, storeIdentityGuard, properties.reportInterval().multipliedBy(10),
-                            Sleeper.system()));
+                            Sleeper.system()), workerNodeChecker);
         }
     }
 
