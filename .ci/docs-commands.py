@@ -37,11 +37,18 @@ ELSEWHERE = [
      "the full test command: .ci/run runs it before the docs' commands, and fails if it fails"),
     (r"^\./mvnw -B verify$",
      "the everyday test command: the full one (.ci/run's) runs the same tests and more"),
-    (r"^docker build -t leaf-server:[\w.]+ \.$",
+    (r"^docker build -t [\w./-]+:[\w.-]+ \.$",
      "needs a Docker engine (none here); the image builds the jar that .ci/run's ./mvnw -B verify builds and tests"),
-    (r"^kubectl apply -f deploy/kubernetes/$",
-     "needs a Kubernetes cluster (none here); KubernetesManifestsTest checks deploy/kubernetes/ against the server, "
-     "KubernetesModeTest starts the server with its ConfigMap's leaf.properties"),
+    (r"^kubectl apply -k deploy/kubernetes/[\w/-]+$",
+     "needs a Kubernetes cluster (none here); the page's kubectl kustomize of the same directory is run here, "
+     ".ci/check-kubernetes.sh checks what it renders, KubernetesManifestsTest checks the manifests against the "
+     "server, KubernetesModeTest starts the server with the ConfigMap's leaf.properties"),
+    (r"^kubectl create secret generic leaf-db --from-literal=password=\S+$",
+     "needs a Kubernetes cluster (none here); .ci/check-kubernetes.sh checks that overlays/segment-mysql takes "
+     "LEAF_JDBC_PASSWORD from this Secret and that no Secret is committed"),
+    (r"^cd deploy/kubernetes/base && kustomize edit set image leaf-server=\S+$",
+     "would rewrite the repository's base/kustomization.yaml (and the kustomize program is not installed here); "
+     "the images: entry it edits is checked by .ci/check-kubernetes.sh and KubernetesManifestsTest"),
 ]
 
 MYSQL_PAGE = "docs/getting-started-mysql.md"
@@ -232,6 +239,15 @@ def main():
                 out = subprocess.run(["bash", "-c", f"{tool} {PG}{extra} {rest}"], cwd=ROOT, capture_output=True,
                                      text=True, timeout=60)
                 report(out.returncode == 0, page, command, out.stderr.strip()[:300])
+            elif re.fullmatch(r"kubectl kustomize deploy/kubernetes/[\w/-]+", command):
+                # Renders the directory as `kubectl apply -k` would send it, with no cluster involved.
+                if shutil.which("kubectl") is None:
+                    report(False, page, command, "kubectl is missing: .ci/check-kubernetes.sh installs it")
+                    continue
+                out = subprocess.run(command.split(), cwd=ROOT, capture_output=True, text=True, timeout=60)
+                kinds = re.findall(r"(?m)^kind: (\S+)$", out.stdout)
+                report(out.returncode == 0 and bool(kinds), page, command,
+                       ", ".join(kinds) if out.returncode == 0 else out.stderr.strip()[:300])
             elif command.startswith("ops/start-cache.sh "):
                 parts = command.split()
                 java = parts[3] if len(parts) > 3 and os.access(parts[3], os.X_OK) else "java"

@@ -7,7 +7,7 @@ import org.leafid.jdbc.SqlFailures;
  * The database of {@code leaf_alloc} answered at start, and its answer says the configuration is
  * wrong (user or password refused, unknown database, no {@code leaf_alloc} table): waiting will
  * not heal it, so the start stops, naming the key to fix. An unreachable database does not stop
- * the start (see {@link SegmentTagRefresher}).
+ * the start (see {@code SegmentTagRefresher} of the starter).
  */
 public final class LeafAllocMisconfiguredException extends LeafException {
 

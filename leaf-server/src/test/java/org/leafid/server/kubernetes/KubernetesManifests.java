@@ -12,17 +12,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 import org.leafid.testing.jdbc.TestDatabase;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
- * The documents of {@code deploy/kubernetes/*.yaml}, as {@code kubectl apply -f deploy/kubernetes/} would
- * read them, with the few look-ups the tests need: by kind, by path, the ConfigMap's {@code leaf.properties}.
+ * The documents that {@code kubectl kustomize deploy/kubernetes/overlays/prometheus-operator} renders (the
+ * base and the ServiceMonitor component), as written in their files: kustomize's {@code images:} rewrite and
+ * patches are not applied ({@code .ci/check-kubernetes.sh} checks the rendered output). With the few look-ups
+ * the tests need: by kind, by path, the ConfigMap's {@code leaf.properties}.
  */
 final class KubernetesManifests {
+
+    /** The base and every optional component: all the documents of the repository's manifests but the examples. */
+    static final String OVERLAY = "deploy/kubernetes/overlays/prometheus-operator";
 
     private final List<Map<String, Object>> documents;
 
@@ -30,24 +34,50 @@ final class KubernetesManifests {
         this.documents = documents;
     }
 
-    /** Every document of every {@code .yaml} file of the directory. */
+    /** Every document of every file that the overlay's kustomization names, directories followed. */
     static KubernetesManifests read() {
-        Path directory = TestDatabase.repoFile("deploy/kubernetes");
         List<Map<String, Object>> documents = new ArrayList<>();
-        try (Stream<Path> files = Files.list(directory)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-                try (Reader reader = Files.newBufferedReader(file)) {
-                    for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(reader)) {
-                        if (document != null) {
-                            documents.add(map(document, file.getFileName().toString()));
-                        }
-                    }
+        collect(TestDatabase.repoFile(OVERLAY), documents);
+        return new KubernetesManifests(documents);
+    }
+
+    /** The {@code kustomization.yaml} of a directory of the repository, such as {@code deploy/kubernetes/base}. */
+    static Map<String, Object> kustomization(String directory) {
+        return file(directory + "/kustomization.yaml").get(0);
+    }
+
+    /** The documents of one file of the repository. */
+    static List<Map<String, Object>> file(String path) {
+        return load(TestDatabase.repoFile(path));
+    }
+
+    /** The files that the kustomization of {@code directory} names under resources and components. */
+    private static void collect(Path directory, List<Map<String, Object>> documents) {
+        Map<String, Object> kustomization = load(directory.resolve("kustomization.yaml")).get(0);
+        for (String key : List.of("resources", "components")) {
+            for (Object entry : (List<?>) kustomization.getOrDefault(key, List.of())) {
+                Path path = directory.resolve(entry.toString()).normalize();
+                if (Files.isDirectory(path)) {
+                    collect(path, documents);
+                } else {
+                    documents.addAll(load(path));
+                }
+            }
+        }
+    }
+
+    private static List<Map<String, Object>> load(Path file) {
+        List<Map<String, Object>> documents = new ArrayList<>();
+        try (Reader reader = Files.newBufferedReader(file)) {
+            for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(reader)) {
+                if (document != null) {
+                    documents.add(map(document, file.toString()));
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new KubernetesManifests(documents);
+        return documents;
     }
 
     /** The one document of this kind. */
@@ -63,9 +93,14 @@ final class KubernetesManifests {
 
     /** The ConfigMap's {@code leaf.properties}, as the server reads the file. */
     Properties leafProperties() {
+        return leafProperties(one("ConfigMap"));
+    }
+
+    /** The {@code leaf.properties} of this ConfigMap, as the server reads the file. */
+    static Properties leafProperties(Map<String, Object> configMap) {
         Properties properties = new Properties();
         try {
-            properties.load(new StringReader(string(one("ConfigMap"), "data", "leaf.properties")));
+            properties.load(new StringReader(string(configMap, "data", "leaf.properties")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

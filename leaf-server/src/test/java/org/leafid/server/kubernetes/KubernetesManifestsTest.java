@@ -34,10 +34,17 @@ import org.springframework.boot.convert.DurationStyle;
 /**
  * {@code deploy/kubernetes/} against the server it deploys, without a cluster (none runs here): the
  * port, the probe and metrics paths, the drain, the image's working directory and data directory, every
- * key of the ConfigMap's {@code leaf.properties}, the mode, and the worker ids of the StatefulSet's pods.
+ * key of the ConfigMap's {@code leaf.properties}, the mode, the worker ids of the StatefulSet's pods, the
+ * memory left beside the heap, and the segment-mode example's properties and password.
  * {@link KubernetesModeTest} starts the server with that {@code leaf.properties} and calls those paths.
  */
 class KubernetesManifestsTest {
+
+    /**
+     * The server's memory outside the heap under load (metaspace, code cache, thread stacks, direct buffers),
+     * in MiB, as docs/operations.md ("Kubernetes") gives it; the container keeps three times this beside the heap.
+     */
+    private static final int NON_HEAP_MIB = 110;
 
     private final KubernetesManifests manifests = KubernetesManifests.read();
     private final Properties server = applicationProperties();
@@ -137,11 +144,72 @@ class KubernetesManifestsTest {
                 .filter(service -> map(service, "metadata", "labels").entrySet().containsAll(wanted.entrySet()))
                 .toList();
         assertThat(selected).as("Services the ServiceMonitor selects (each pod scraped once)").hasSize(1);
+        assertThat(string(monitor, "metadata", "labels", "release"))
+                .as("the label a kube-prometheus-stack Prometheus selects ServiceMonitors by").isNotBlank();
         Map<String, Object> endpoint = list(monitor, "spec", "endpoints").get(0);
         assertThat(endpoint.get("path")).isEqualTo("/actuator/prometheus");
         assertThat(list(selected.get(0), "spec", "ports"))
                 .anySatisfy(port -> assertThat(port.get("name")).isEqualTo(endpoint.get("port")));
         assertThat(map(selected.get(0), "spec").get("clusterIP")).as("not the headless Service").isNotEqualTo("None");
+    }
+
+    @Test
+    void theContainersImageIsTheNameTheBaseRewritesToThePublishedImage() {
+        List<Map<String, Object>> images = list(KubernetesManifests.kustomization("deploy/kubernetes/base"), "images");
+        assertThat(images).as("images of the base's kustomization").hasSize(1);
+        assertThat(string(images.get(0), "name")).isEqualTo(string(manifests.container(), "image"));
+        assertThat(string(images.get(0), "newName")).isEqualTo("ghcr.io/leafid/leaf-server");
+    }
+
+    @Test
+    void theHeapLeavesThreeTimesTheNonHeapMemoryWithinTheLimit() {
+        Map<String, Object> resources = map(manifests.container(), "resources");
+        String limit = string(resources, "limits", "memory");
+        assertThat(string(resources, "requests", "memory")).as("memory request").isEqualTo(limit);
+
+        // The container's JAVA_TOOL_OPTIONS replaces the image's: it must keep the image's other flags.
+        String options = string(named(list(manifests.container(), "env"), "JAVA_TOOL_OPTIONS"), "value");
+        Matcher image = Pattern.compile("JAVA_TOOL_OPTIONS=\"([^\"]*)\"").matcher(dockerfileText());
+        assertThat(image.find()).as("ENV JAVA_TOOL_OPTIONS=\"...\" in the Dockerfile").isTrue();
+        for (String flag : image.group(1).split(" ")) {
+            if (!flag.startsWith("-XX:MaxRAMPercentage=")) {
+                assertThat(options.split(" ")).as("the container's JAVA_TOOL_OPTIONS").contains(flag);
+            }
+        }
+        Matcher percentage = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(options);
+        assertThat(percentage.find()).as("a heap share in %s", options).isTrue();
+        long limitMib = mebibytes(limit);
+        long heapMib = limitMib * Integer.parseInt(percentage.group(1)) / 100;
+        assertThat(limitMib - heapMib).as("MiB beside a heap of %d MiB in a limit of %s", heapMib, limit)
+                .isGreaterThanOrEqualTo(3L * NON_HEAP_MIB);
+    }
+
+    @Test
+    void theSegmentExampleKeepsTheBasesKeysAndTakesThePasswordFromASecret() {
+        String overlay = "deploy/kubernetes/overlays/segment-mysql";
+        Properties segment = KubernetesManifests.leafProperties(
+                KubernetesManifests.file(overlay + "/leaf-properties.yaml").get(0));
+        LeafKeys known = LeafKeys.fromMetadata(getClass().getClassLoader());
+        assertThat(segment.stringPropertyNames()).allSatisfy(
+                key -> assertThat(known.contains(key)).as("%s is a Leaf key", key).isTrue());
+        // The patch replaces the whole file: every other key of the base must be in it, unchanged.
+        for (String key : leaf.stringPropertyNames()) {
+            if (!key.equals("leaf.segment.enable")) {
+                assertThat(segment.getProperty(key)).as(key).isEqualTo(leaf.getProperty(key));
+            }
+        }
+        assertThat(segment.getProperty("leaf.segment.enable")).isEqualTo("true");
+        assertThat(segment.getProperty("leaf.jdbc.url")).startsWith("jdbc:");
+        assertThat(segment.getProperty("leaf.jdbc.password")).as("the password is the Secret's").isNull();
+
+        Map<String, Object> patch = KubernetesManifests.file(overlay + "/jdbc-password.yaml").get(0);
+        Map<String, Object> container = named(list(patch, "spec", "template", "spec", "containers"),
+                string(manifests.container(), "name"));
+        Map<String, Object> variable = named(list(container, "env"), "LEAF_JDBC_PASSWORD");
+        assertThat(string(variable, "valueFrom", "secretKeyRef", "name")).isEqualTo("leaf-db");
+        assertThat(string(variable, "valueFrom", "secretKeyRef", "key")).isEqualTo("password");
+        // Spring's relaxed binding of an environment variable: upper case, '.' as '_'.
+        assertThat("leaf.jdbc.password".replace('.', '_').toUpperCase(Locale.ROOT)).isEqualTo(variable.get("name"));
     }
 
     @Test
@@ -185,6 +253,13 @@ class KubernetesManifestsTest {
         Map<String, String> values = new LinkedHashMap<>();
         leaf.stringPropertyNames().forEach(key -> values.put(key, leaf.getProperty(key)));
         return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate(prefix, record);
+    }
+
+    /** A Kubernetes quantity in Mi or Gi, in MiB. */
+    private static long mebibytes(String quantity) {
+        Matcher matcher = Pattern.compile("(\\d+)(Mi|Gi)").matcher(quantity);
+        assertThat(matcher.matches()).as("%s in Mi or Gi", quantity).isTrue();
+        return Long.parseLong(matcher.group(1)) * (matcher.group(2).equals("Gi") ? 1024 : 1);
     }
 
     private List<String> exposedEndpoints() {

@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Conditional;
 
 /**
  * Matches when snowflake mode is on ({@code leaf.snowflake.enable}, as
- * {@link ConditionalOnLeafSwitch} reads it) and the worker-id mode in effect is one of these. The
+ * {@link org.leafid.autoconfigure.ConditionalOnLeafSwitch} reads it) and the worker-id mode in effect is one of these. The
  * mode is bound by Spring's binder, as in {@link SnowflakeProperties} ({@code zk-normal},
  * {@code ZK_NORMAL}… all work), with the default of {@link WorkerIdModeChoice}.
  */
