@@ -30,12 +30,12 @@ print(ET.parse("pom.xml").getroot().find(ns + "version").text.strip())')}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 failed=0
-for target in base overlays/prometheus-operator overlays/segment-mysql; do
+for target in kubernetes overlays/prometheus-operator overlays/segment-mysql; do
     name=${target##*/}
-    if kubectl kustomize "deploy/kubernetes/$target" >"$out/$name.yaml" 2>"$out/$name.err"; then
-        log "ok   kubectl kustomize deploy/kubernetes/$target renders"
+    if kubectl kustomize "deploy/$target" >"$out/$name.yaml" 2>"$out/$name.err"; then
+        log "ok   kubectl kustomize deploy/$target renders"
     else
-        log "FAIL kubectl kustomize deploy/kubernetes/$target: $(head -c 400 "$out/$name.err")"
+        log "FAIL kubectl kustomize deploy/$target: $(head -c 400 "$out/$name.err")"
         # Debian 12's kubernetes-client is kubectl 1.20, whose kustomize (v2) has no Components.
         grep -q 'unknown field "components"' "$out/$name.err" \
             && log "     this kubectl's kustomize is too old for Components: kubectl 1.21 or later is needed"
@@ -121,7 +121,7 @@ def memory(documents):
 
 wanted_image = f"ghcr.io/leafid/leaf-server:{version}"
 
-base = rendered("base")
+base = rendered("kubernetes")
 if base is not None:
     kinds = [kind(d) for d in base]
     check("ServiceMonitor" not in kinds, "base: no ServiceMonitor (it needs the Prometheus Operator's CRD)",

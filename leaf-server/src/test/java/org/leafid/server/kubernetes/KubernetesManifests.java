@@ -18,7 +18,7 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
- * The documents that {@code kubectl kustomize deploy/kubernetes/overlays/prometheus-operator} renders (the
+ * The documents that {@code kubectl kustomize deploy/overlays/prometheus-operator} renders (the
  * base and the ServiceMonitor component), as written in their files: kustomize's {@code images:} rewrite and
  * patches are not applied ({@code .ci/check-kubernetes.sh} checks the rendered output). With the few look-ups
  * the tests need: by kind, by path, the ConfigMap's {@code leaf.properties}.
@@ -26,7 +26,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 final class KubernetesManifests {
 
     /** The base and every optional component: all the documents of the repository's manifests but the examples. */
-    static final String OVERLAY = "deploy/kubernetes/overlays/prometheus-operator";
+    static final String OVERLAY = "deploy/overlays/prometheus-operator";
 
     private final List<Map<String, Object>> documents;
 
@@ -41,7 +41,7 @@ final class KubernetesManifests {
         return new KubernetesManifests(documents);
     }
 
-    /** The {@code kustomization.yaml} of a directory of the repository, such as {@code deploy/kubernetes/base}. */
+    /** The {@code kustomization.yaml} of a directory of the repository, such as {@code deploy/kubernetes}. */
     static Map<String, Object> kustomization(String directory) {
         return file(directory + "/kustomization.yaml").get(0);
     }
