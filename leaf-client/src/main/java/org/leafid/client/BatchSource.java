@@ -12,4 +12,9 @@ interface BatchSource {
      * @throws ServersUnavailableException when no server gave the batch
      */
     long[] fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException;
+
+    /** Where the batches come from, for a message that says whom to check: the servers' addresses. */
+    default String servers() {
+        return "its source";
+    }
 }

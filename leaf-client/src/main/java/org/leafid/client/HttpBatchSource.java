@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * Fetches a batch over HTTP, asking the servers in turn: the preferred one, then, after a connect
@@ -47,6 +48,11 @@ final class HttpBatchSource implements BatchSource {
         this.pool = pool;
         this.requestTimeout = requestTimeout;
         this.meters = meters;
+    }
+
+    @Override
+    public String servers() {
+        return pool.servers().stream().map(server -> server.url).collect(Collectors.joining(", "));
     }
 
     @Override

@@ -77,7 +77,8 @@ final class PrefetchBuffer implements IdSource {
     PrefetchBuffer(String mode, String key, String path, boolean increasing,
             Function<LongSupplier, AnswerCheck> checks, BatchSource source, ScheduledExecutorService executor,
             BatchSizer sizer, double prefetchThreshold, Duration maxWait, LongSupplier nanos, ClientMeters meters) {
-        this.name = mode + " " + key;
+        // "segment order", "shard 1/alice"; snowflake has one buffer, its key the mode's own name.
+        this.name = mode.equals(key) ? mode : mode + " " + key;
         this.path = path;
         this.increasing = increasing;
         this.source = source;
@@ -244,7 +245,8 @@ final class PrefetchBuffer implements IdSource {
         Duration waited = Duration.ofNanos(maxWaitNanos);
         String cause = lastFailure == null ? "no server answered yet" : lastFailure.getMessage();
         return new LeafUnavailableException("No IDs of " + name + " within " + waited.toMillis()
-                + " ms, the buffer being spent: " + cause + ". Check that a Leaf server is up and reachable.",
+                + " ms, the buffer being spent: " + cause + ". Check that a Leaf server is up and reachable: "
+                + source.servers() + ".",
                 waited, lastFailure);
     }
 
