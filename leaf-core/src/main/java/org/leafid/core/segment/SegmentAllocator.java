@@ -25,6 +25,8 @@ public final class SegmentAllocator {
     private final InstantSource clock;
     private final Executor loader;
     private final SegmentTagListener tagListener;
+    /** What its tags are, for the log: the segment tags of leaf_alloc, or shard mode's (app:shard) pairs. */
+    private final String subject;
     private final Map<String, SegmentIdGenerator> generators = new ConcurrentHashMap<>();
     private volatile boolean tagsLoaded;
     /** Why the last read of the tag list failed, or null when it succeeded. */
@@ -36,11 +38,18 @@ public final class SegmentAllocator {
 
     public SegmentAllocator(SegmentStore store, SegmentSettings settings, InstantSource clock, Executor loader,
             SegmentTagListener tagListener) {
+        this(store, settings, clock, loader, tagListener, "Segment tags");
+    }
+
+    /** @param subject what the tags are, as the log names them ("Segment tags") */
+    public SegmentAllocator(SegmentStore store, SegmentSettings settings, InstantSource clock, Executor loader,
+            SegmentTagListener tagListener, String subject) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
         this.loader = loader;
         this.tagListener = tagListener;
+        this.subject = subject;
     }
 
     /**
@@ -116,7 +125,7 @@ public final class SegmentAllocator {
         removed.forEach(tagListener::tagRemoved);
         tagsLoaded = true;
         if (!added.isEmpty() || !removed.isEmpty()) {
-            log.info("Tags refreshed: {} served, added {}, removed {}", generators.size(), added, removed);
+            log.info("{} refreshed: {} served, added {}, removed {}", subject, generators.size(), added, removed);
         }
         return new Refresh(added, removed);
     }

@@ -12,6 +12,7 @@ import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.core.segment.SegmentIdGenerator;
 import org.leafid.core.segment.SegmentLoadListener;
 import org.leafid.core.segment.SegmentSettings;
+import org.leafid.core.segment.SegmentTagListener;
 import org.leafid.core.segment.StepPolicy;
 
 /**
@@ -48,7 +49,8 @@ public final class MemoryShardIndexSource implements ShardIndexSource {
             SegmentLoadListener loadListener, long wentBackSkipBlocks) {
         this.segments = new ShardSegmentStore(store);
         this.allocator = new SegmentAllocator(segments,
-                new SegmentSettings(FIXED_STEP, loadWait, loadListener, wentBackSkipBlocks), clock, loader);
+                new SegmentSettings(FIXED_STEP, loadWait, loadListener, wentBackSkipBlocks), clock, loader,
+                SegmentTagListener.NONE, "Shard mode's (app:shard) counters");
     }
 
     public MemoryShardIndexSource(ShardStore store, InstantSource clock, Executor loader, Duration loadWait,

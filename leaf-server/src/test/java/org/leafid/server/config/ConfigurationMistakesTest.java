@@ -81,6 +81,27 @@ class ConfigurationMistakesTest {
                 "Set leaf.snowflake.mode to one of zk_normal, zk_recycle, mysql, local");
     }
 
+    @Test
+    void aRefusedStartSaysWhyOnceWithoutTheContextsLongWarning(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.snowflake.mode=bogus")).hasStackTraceContaining("leaf.snowflake.mode");
+        assertThat(output).contains(FAILED, "Set leaf.snowflake.mode to one of")
+                .doesNotContain("Exception encountered during context initialization");
+        assertThat(output.getAll().lines().filter(line -> line.length() > 500).toList())
+                .as("lines of the refused start longer than 500 characters").isEmpty();
+    }
+
+    @Test
+    void theStartLogNamesShardModesCountersApartFromTheSegmentTags(CapturedOutput output) {
+        // The embedded default: the sample tag leaf-segment-test, and app 1 of shard mode with 64 shards.
+        try (ConfigurableApplicationContext server = start()) {
+            assertThat(server.isRunning()).isTrue();
+        }
+        assertThat(output).contains("Segment tags refreshed: 1 served, added [leaf-segment-test]",
+                "Shard mode's (app:shard) counters refreshed: 64 served, added [1:");
+        assertThat(output.getAll().lines().filter(line -> line.contains("Segment tags refreshed") && line.contains("1:0"))
+                .toList()).as("shard counters listed as segment tags").isEmpty();
+    }
+
     /**
      * Snowflake on with "yes" (off before, where @ConditionalOnProperty compared strings), segment
      * off with "off"; mode unset without a ZooKeeper address is local, and a report interval
