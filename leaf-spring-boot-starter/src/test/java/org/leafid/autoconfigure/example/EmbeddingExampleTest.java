@@ -7,12 +7,17 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.leafid.autoconfigure.app.ConcurrentIds;
 import org.leafid.autoconfigure.app.LeafApplications;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.testing.jdbc.TestDatabase;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -20,6 +25,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * says: the page's SQL row and its properties, with the {@code leaf.jdbc.*} values pointed at the
  * test MariaDB. Many threads take order numbers and event ids through its service at once.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class EmbeddingExampleTest {
 
     private static final int THREADS = 8;
@@ -29,7 +35,7 @@ class EmbeddingExampleTest {
     Path dataDir;
 
     @Test
-    void exampleServiceIssuesUniqueIdsFromManyThreads() throws Exception {
+    void exampleServiceIssuesUniqueIdsFromManyThreads(CapturedOutput output) throws Exception {
         TestDatabase database = TestDatabase.get();
         // The page's INSERT, as written; the tag is fixed, so the row is kept between runs (a
         // second INSERT finds it there), and what counts is where it stood when this run began.
@@ -55,6 +61,11 @@ class EmbeddingExampleTest {
         long[][] eventIds;
         SnowflakeLayout layout;
         try (ConfigurableApplicationContext application = LeafApplications.start(OrderApplication.class, settings)) {
+            // What a reader sees when starting it: the runner's line, an ID of each kind.
+            Matcher printed = Pattern.compile("order number (\\d+), event id (\\d+)").matcher(output.getOut());
+            assertThat(printed.find()).as("the example's line in %s", output.getOut()).isTrue();
+            assertThat(Long.parseLong(printed.group(1))).isGreaterThanOrEqualTo(maxIdBefore);
+            assertThat(Long.parseLong(printed.group(2))).isPositive();
             OrderIds ids = application.getBean(OrderIds.class);
             layout = application.getBean(SnowflakeLayout.class);
             orderNumbers = ConcurrentIds.take(THREADS, IDS_PER_THREAD, ids::nextOrderNumber);
