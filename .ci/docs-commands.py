@@ -31,7 +31,7 @@ PG = "-h 127.0.0.1 -p 5432 -U postgres"
 ELSEWHERE = [
     (r"^docker compose |^curl localhost:808[12]/|^open http://localhost:3000",
      "Docker Compose needs a Docker engine; .ci/run validates docker-compose.yml (docker-compose config -q)"),
-    (r"^\./mvnw -q -Dmaven\.test\.skip=true -pl leaf-spring-boot-starter -am install$",
+    (r"^\./mvnw -q -Dmaven\.test\.skip=true -pl leaf-bom,leaf-spring-boot-starter -am install$",
      "builds the modules that .ci/run's ./mvnw -B verify builds and tests; install only copies the jars"),
     (r"^\./mvnw -B verify -Pfault-suite$",
      "the full test command: .ci/run runs it before the docs' commands, and fails if it fails"),
@@ -39,7 +39,7 @@ ELSEWHERE = [
      "the everyday test command: the full one (.ci/run's) runs the same tests and more"),
     (r"^docker build -t [\w./-]+:[\w.-]+ \.$",
      "needs a Docker engine (none here); the image builds the jar that .ci/run's ./mvnw -B verify builds and tests"),
-    (r"^kubectl apply -k deploy/kubernetes/[\w/-]+$",
+    (r"^kubectl apply -k deploy/(kubernetes|overlays/[\w-]+)$",
      "needs a Kubernetes cluster (none here); the page's kubectl kustomize of the same directory is run here, "
      ".ci/check-kubernetes.sh checks what it renders, KubernetesManifestsTest checks the manifests against the "
      "server, KubernetesModeTest starts the server with the ConfigMap's leaf.properties"),
@@ -47,7 +47,7 @@ ELSEWHERE = [
      "needs a Kubernetes cluster (none here); .ci/check-kubernetes.sh checks that overlays/segment-mysql takes "
      "LEAF_JDBC_PASSWORD from this Secret and that no Secret is committed"),
     (r"^cd deploy/kubernetes && kustomize edit set image leaf-server=\S+$",
-     "would rewrite the repository's base/kustomization.yaml (and the kustomize program is not installed here); "
+     "would rewrite the repository's deploy/kubernetes/kustomization.yaml (and the kustomize program is not installed here); "
      "the images: entry it edits is checked by .ci/check-kubernetes.sh and KubernetesManifestsTest"),
 ]
 
@@ -98,12 +98,16 @@ class Server:
     directory of its own (its ./data goes there) with a link to the lib/ beside the built jar, on a
     free port instead of 8080."""
 
-    def __init__(self, work, env, *args, properties=()):
+    def __init__(self, work, env, *args, properties=(), installed=None):
         self.port = free_port()
-        self.dir = tempfile.mkdtemp(dir=work)
+        if installed:
+            # The quick start's own installation (~/leaf), run where the reader runs it.
+            self.dir = installed
+        else:
+            self.dir = tempfile.mkdtemp(dir=work)
+            shutil.copy(JAR, os.path.join(self.dir, "leaf-server.jar"))
+            os.symlink(os.path.join(os.path.dirname(JAR), "lib"), os.path.join(self.dir, "lib"))
         jar = os.path.join(self.dir, "leaf-server.jar")
-        shutil.copy(JAR, jar)
-        os.symlink(os.path.join(os.path.dirname(JAR), "lib"), os.path.join(self.dir, "lib"))
         if properties:
             with open(os.path.join(self.dir, "leaf.properties"), "w") as file:
                 file.write("\n".join(properties) + "\n")
@@ -164,10 +168,17 @@ def page_server(work, env, page, sql_command, connection):
 
 
 def mysql_server(work, env, database):
-    """The MySQL page's server, on the local MariaDB's scratch database."""
+    """The MySQL page's server, on the local MariaDB's scratch database, as the page's own user
+    (leaf.jdbc.username and password as written): the grants the page gives it must be enough."""
     return page_server(work, env, MYSQL_PAGE, MYSQL.split() + [database, "-e"],
-                       {"leaf.jdbc.url": f"jdbc:mysql://127.0.0.1:3306/{database}?useSSL=false&serverTimezone=UTC",
-                        "leaf.jdbc.username": "root", "leaf.jdbc.password": ""})
+                       {"leaf.jdbc.url": f"jdbc:mysql://127.0.0.1:3306/{database}?useSSL=false&serverTimezone=UTC"})
+
+
+def mysql_user_exists(user):
+    """Whether the local MariaDB has `user`@'%' (made by something else when it is there at the start)."""
+    out = subprocess.run(MYSQL.split() + ["-N", "-e", f"SELECT COUNT(*) FROM mysql.user WHERE user = '{user}' "
+                                                      "AND host = '%'"], capture_output=True, text=True)
+    return out.stdout.strip() != "0"
 
 
 def pg_server(work, env, database):
@@ -182,6 +193,8 @@ def main():
         raise SystemExit(f"[docs] {JAR} is missing: build it first")
     work = tempfile.mkdtemp(prefix="leaf-docs-")
     database = f"leaf_docs_{os.getpid()}"
+    # The MySQL page creates the user 'leaf'@'%'; one that was there before is not this script's to drop.
+    leaf_user_before = mysql_user_exists("leaf")
     env = dict(os.environ)
     servers = []
     try:
@@ -196,19 +209,32 @@ def main():
         # 2. The quick-start server (embedded default), started as the pages start it; on the
         # MySQL page, a server on the reader's database (a scratch one here) from that page's SQL
         # and leaf.properties.
-        server = Server(work, env)
+        # The reader's home is a scratch directory: the quick start installs the server in ~/leaf.
+        home = os.path.join(work, "home")
+        os.makedirs(home)
+        env["HOME"] = home
+        data_before = os.path.exists(os.path.join(ROOT, "data"))
+        for page, command in commands:
+            if command.startswith("mkdir -p ~/leaf && cp "):
+                out = subprocess.run(["bash", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True)
+                installed = os.path.isfile(os.path.join(home, "leaf", "leaf-server.jar"))
+                report(out.returncode == 0 and installed, page, command, out.stderr.strip()[:300])
+        if not os.path.isfile(os.path.join(home, "leaf", "leaf-server.jar")):
+            raise SystemExit("[docs] no page's command installed the server in ~/leaf")
+        server = Server(work, env, installed=os.path.join(home, "leaf"))
         servers.append(server)
         current, current_page = server, None
         for page, command in commands:
             if page != current_page:
                 current, current_page = server, page
-            if command.startswith("export LEAF_ADMIN_TOKEN="):
+            if command.startswith("export LEAF_ADMIN_TOKEN=") or command.startswith("mkdir -p ~/leaf && cp "):
                 continue
             elsewhere = next((why for rule, why in ELSEWHERE if re.search(rule, command)), None)
             if elsewhere:
                 report(True, page, command, "not run here: " + elsewhere)
-            elif re.fullmatch(r"(\./mvnw -q -DskipTests package && )?java -jar leaf-server/target/leaf-server\.jar",
-                              command):
+            elif command == "./mvnw -q -DskipTests package":
+                report(True, page, command, "not run here: .ci/run's ./mvnw -B verify built the jar these commands use")
+            elif command == "cd ~/leaf && java -jar leaf-server.jar":
                 if page == MYSQL_PAGE:
                     current = mysql_server(work, env, database)
                     servers.append(current)
@@ -227,6 +253,7 @@ def main():
                 # The reader's database `leaf` is a scratch database here.
                 body = re.sub(r"^mysql leaf\b", f"mysql {database}", command)
                 body = re.sub(r"(?<=EXISTS )leaf\b", database, body)
+                body = re.sub(r"(?<= ON )leaf(?=\.\*)", database, body)
                 body = body.replace("mysql ", MYSQL + " ", 1)
                 out = subprocess.run(["bash", "-c", body], cwd=ROOT, capture_output=True, text=True, timeout=60)
                 report(out.returncode == 0, page, command, out.stderr.strip()[:300])
@@ -239,7 +266,7 @@ def main():
                 out = subprocess.run(["bash", "-c", f"{tool} {PG}{extra} {rest}"], cwd=ROOT, capture_output=True,
                                      text=True, timeout=60)
                 report(out.returncode == 0, page, command, out.stderr.strip()[:300])
-            elif re.fullmatch(r"kubectl kustomize deploy/kubernetes/[\w/-]+", command):
+            elif re.fullmatch(r"kubectl kustomize deploy/(kubernetes|overlays/[\w-]+)", command):
                 # Renders the directory as `kubectl apply -k` would send it, with no cluster involved.
                 if shutil.which("kubectl") is None:
                     report(False, page, command, "kubectl is missing: .ci/check-kubernetes.sh installs it")
@@ -263,8 +290,17 @@ def main():
         for server in servers:
             server.stop()
         subprocess.run(MYSQL.split() + ["-e", f"DROP DATABASE IF EXISTS {database}"], capture_output=True)
+        if leaf_user_before:
+            # A database's grants outlive it: take back what the page's GRANT gave on the scratch one.
+            subprocess.run(MYSQL.split() + ["-e", f"REVOKE ALL PRIVILEGES ON {database}.* FROM 'leaf'@'%'"],
+                           capture_output=True)
+        else:
+            subprocess.run(MYSQL.split() + ["-e", "DROP USER IF EXISTS 'leaf'@'%'"], capture_output=True)
         subprocess.run(["dropdb"] + PG.split() + ["--if-exists", "--force", database], capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
+    # The quick start keeps its data in ~/leaf: a server run as the pages say leaves no ./data in the work tree.
+    report(os.path.exists(os.path.join(ROOT, "data")) == data_before, "README.md",
+           "(after every command) no ./data left in the work tree")
     print(f"[docs] {passed + failed} commands of the docs: {passed} ran or are checked elsewhere, {failed} did not")
     return 1 if failed else 0
 

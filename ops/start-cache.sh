@@ -9,7 +9,8 @@
 #
 #   ops/start-cache.sh [JAR] [DIR] [JAVA]
 #     JAR   default leaf-server/target/leaf-server.jar
-#     DIR   default leaf-server/target/fast-start (replaced)
+#     DIR   default leaf-server/target/fast-start; deleted and made again, so it must be missing,
+#           empty, or one this script made (it holds .leaf-start-cache)
 #     JAVA  default java on the PATH
 #
 # Prints the command that starts the server with the cache (add your --leaf.* arguments).
@@ -20,6 +21,34 @@ dir="${2:-$root/leaf-server/target/fast-start}"
 java="${3:-java}"
 fail() { echo "start-cache.sh: $*" >&2; exit 1; }
 
+# DIR is deleted and made again, so a mistyped DIR (the home directory, the jar's own directory)
+# would lose everything in it: only a missing or empty DIR, or one holding the marker that this
+# script writes, is replaced. Checked first, so that the refusal needs neither a jar nor a JVM.
+marker=".leaf-start-cache"
+made_here() {
+    # Also a DIR of the script before the marker: it held only the cache and the training log.
+    [ -e "$1/$marker" ] && return 0
+    local entries entry
+    entries="$(ls -A "$1")" || return 1
+    while IFS= read -r entry; do
+        case "$entry" in
+            '' | leaf.aot | leaf.jsa | training.log) ;;
+            *) return 1 ;;
+        esac
+    done <<< "$entries"
+}
+if [ -e "$dir" ] || [ -L "$dir" ]; then
+    [ -d "$dir" ] || fail "$dir is not a directory; name a directory for the cache (it is deleted and made again)"
+    real_dir="$(cd "$dir" && pwd -P)"
+    [ "$real_dir" != / ] || fail "refusing to delete and make again /: name a directory of its own for the cache"
+    jar_dir="$(cd "$(dirname "$jar")" 2>/dev/null && pwd -P)" || jar_dir=""
+    case "$jar_dir/" in
+        "$real_dir"/*) fail "$dir holds $jar, and it would be deleted with the directory: name another directory for the cache" ;;
+    esac
+    made_here "$dir" || fail "$dir is not empty and was not made by start-cache.sh (it has no $marker);" \
+        "it would be deleted and made again: name a new or empty directory, or delete this one yourself"
+fi
+
 [ -f "$jar" ] || fail "$jar does not exist: build it with ./mvnw -q -DskipTests package"
 [ -d "$(dirname "$jar")/lib" ] || fail "$(dirname "$jar")/lib does not exist: the jar needs the lib/ it was built with beside it"
 command -v "$java" >/dev/null || fail "$java is not a command"
@@ -29,6 +58,7 @@ version="$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.s
 
 rm -rf "$dir"
 mkdir -p "$dir"
+echo "made by ops/start-cache.sh, which deletes this directory and makes it again" > "$dir/$marker"
 app_jar="$(cd "$(dirname "$jar")" && pwd)/$(basename "$jar")"
 
 if [ "$version" -ge 25 ]; then

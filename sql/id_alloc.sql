@@ -1,4 +1,7 @@
-CREATE TABLE `id_alloc` (
+-- Shard mode: the Redis-queue ID services' table, column for column as their DDL has it (one row per
+-- app and shard). IF NOT EXISTS, as in the other scripts, so that running it again keeps the table
+-- and its rows.
+CREATE TABLE IF NOT EXISTS `id_alloc` (
   `app_id` int(11) NOT NULL,
   `app_name` varchar(128) NOT NULL,
   `max_id` bigint(20) NOT NULL DEFAULT '1',

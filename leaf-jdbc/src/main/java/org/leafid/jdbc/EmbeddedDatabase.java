@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -17,10 +16,10 @@ public final class EmbeddedDatabase {
 
     /**
      * The tables of the embedded database: the scripts of {@code sql/} as an operator runs them on
-     * MySQL (H2's MySQL mode reads them). {@code id_alloc.sql} is the Redis-queue services' DDL,
-     * without {@code IF NOT EXISTS}, so it runs only where the table is missing.
+     * MySQL (H2's MySQL mode reads them), each of which keeps an existing table and its rows.
      */
-    private static final List<String> SCRIPTS = List.of("leaf_alloc.sql", "leaf_shard.sql", "leaf_high_water.sql");
+    private static final List<String> SCRIPTS = List.of("leaf_alloc.sql", "id_alloc.sql", "leaf_shard.sql",
+            "leaf_high_water.sql");
 
     private EmbeddedDatabase() {}
 
@@ -57,21 +56,11 @@ public final class EmbeddedDatabase {
         for (String script : SCRIPTS) {
             TableScripts.run(connection, SqlDialect.MYSQL, script);
         }
-        if (!hasTable(connection, "id_alloc")) {
-            TableScripts.run(connection, SqlDialect.MYSQL, "id_alloc.sql");
-        }
         try (InputStream in = EmbeddedDatabase.class.getResourceAsStream(SAMPLES)) {
             if (in == null) {
                 throw new IOException(SAMPLES + " is missing from the classpath");
             }
             TableScripts.runStatements(connection, new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        }
-    }
-
-    private static boolean hasTable(Connection connection, String table) throws SQLException {
-        try (ResultSet tables = connection.getMetaData().getTables(connection.getCatalog(), null, table,
-                new String[] {"TABLE"})) {
-            return tables.next();
         }
     }
 }

@@ -82,6 +82,35 @@ class TableDefinitionsTest {
         }
     }
 
+    /**
+     * An operator may run the scripts again (a deploy that runs them all, a page followed twice):
+     * each keeps the table it finds and its rows, on MariaDB and on PostgreSQL. uid-generator's
+     * {@code sql/worker_node.sql} is its DDL exactly and runs once; PostgreSQL's version of it is ours.
+     */
+    @Test
+    void everyScriptRunsAgainKeepingTheTablesAndTheirRows() throws Exception {
+        for (TestDatabase database : List.of(mysql, postgres)) {
+            database.update("DELETE FROM id_alloc WHERE app_id = 7");
+            database.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id) VALUES (7, 'again', 5000, 0)");
+            database.update("UPDATE leaf_alloc SET max_id = 4200 WHERE biz_tag = 'leaf-segment-test'");
+            List<String> scripts = new ArrayList<>(List.of("leaf_alloc.sql", "id_alloc.sql", "leaf_shard.sql",
+                    "leaf_high_water.sql", "leaf_workerid_alloc.sql"));
+            if (database.dialect() == SqlDialect.POSTGRESQL) {
+                scripts.add("worker_node.sql");
+            }
+            try (Connection connection = database.connect()) {
+                Map<String, String> before = shapes(connection);
+                for (String script : scripts) {
+                    TableScripts.run(connection, database.dialect(), script);
+                }
+                assertThat(shapes(connection)).as("%s after %s again", database.dialect(), scripts).isEqualTo(before);
+            }
+            assertThat(database.number("SELECT max_id FROM id_alloc WHERE app_id = 7 AND shard_id = 0"))
+                    .isEqualTo(5000);
+            assertThat(database.maxId("leaf-segment-test")).isEqualTo(4200);
+        }
+    }
+
     private static Connection h2WithEveryScript() throws SQLException {
         Connection connection = DriverManager.getConnection(
                 "jdbc:h2:mem:scripts;MODE=MySQL;DATABASE_TO_LOWER=TRUE;DB_CLOSE_DELAY=-1");

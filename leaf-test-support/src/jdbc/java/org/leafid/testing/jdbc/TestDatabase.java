@@ -157,17 +157,13 @@ public final class TestDatabase {
 
     /**
      * Runs the scripts of {@code sql/} (or {@code sql/postgresql/}) as leaf-jdbc's jar carries them
-     * ({@link TableScripts}): those of Leaf's tables, all idempotent, and {@code id_alloc.sql} when
-     * {@code id_alloc} is missing: that script is the Redis-queue services' DDL exactly, without
-     * {@code IF NOT EXISTS}; likewise {@code worker_node.sql} (uid-generator's) when {@code WORKER_NODE}
-     * is missing. (PostgreSQL's versions of those two are idempotent.)
+     * ({@link TableScripts}): those that keep an existing table and its rows every time, and
+     * {@code worker_node.sql} when {@code WORKER_NODE} is missing: that script is uid-generator's DDL
+     * exactly, without {@code IF NOT EXISTS}. (PostgreSQL's version of it is idempotent.)
      */
     public void createTables() {
-        for (String table : List.of("leaf_alloc", "leaf_workerid_alloc", "leaf_shard", "leaf_high_water")) {
+        for (String table : List.of("leaf_alloc", "id_alloc", "leaf_workerid_alloc", "leaf_shard", "leaf_high_water")) {
             runScript(table + ".sql");
-        }
-        if (dialect == SqlDialect.POSTGRESQL || !hasTable("id_alloc")) {
-            runScript("id_alloc.sql");
         }
         if (dialect == SqlDialect.POSTGRESQL || !hasTable("WORKER_NODE")) {
             runScript("worker_node.sql");
