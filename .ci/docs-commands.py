@@ -245,8 +245,7 @@ def main():
                     # The page's formats on the embedded default database.
                     current = Server(work, env, properties=blocks(page, "properties"))
                     servers.append(current)
-                report(True, page, command, f"run (a copy of the jar, port {current.port}); "
-                                            ".ci/run's ./mvnw -B verify builds the jar")
+                report(True, page, command, f"run in {current.dir}, port {current.port}")
             elif command.startswith("curl "):
                 run_curl(page, command, current, env)
             elif command.startswith("mysql "):
