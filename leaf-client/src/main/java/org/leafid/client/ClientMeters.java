@@ -21,6 +21,9 @@ interface ClientMeters {
 
     default void refused() {}
 
+    /** An answer of {@code mode} (segment) that came as {@code ranges} runs of consecutive IDs. */
+    default void rangesReceived(String mode, int ranges) {}
+
     /**
      * A request to {@code server} that failed, and why: {@code connection}, {@code timeout},
      * {@code status} (5xx, 408, 429), {@code redirect} (3xx, not followed) or {@code bad-answer}.

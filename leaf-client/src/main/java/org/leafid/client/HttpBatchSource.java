@@ -35,19 +35,45 @@ final class HttpBatchSource implements BatchSource {
     static final int MOST_BYTES_PER_STRING = 129;
     /** The header a format's answer names its pattern in. */
     static final String FORMAT_HEADER = "Leaf-Format";
+    private static final String TEXT = "text/plain";
     /** A problem+json body is a few hundred bytes; this is plenty. */
     static final int MOST_PROBLEM_BYTES = 64 * 1024;
+
+    /** What a batch request accepts when it may be answered as ranges; a server without them answers text. */
+    static final String ACCEPT_RANGES = IdRangeAnswer.MEDIA_TYPE + ", text/plain;q=0.5";
 
     private final HttpClient http;
     private final ServerPool pool;
     private final Duration requestTimeout;
     private final ClientMeters meters;
+    /** Whether batches are asked for as ranges (segment, shard) or as one ID per line. */
+    private final boolean askRanges;
+    /** Whether the runs of an answer must each start above the one before (segment). */
+    private final boolean orderedRanges;
 
     HttpBatchSource(HttpClient http, ServerPool pool, Duration requestTimeout, ClientMeters meters) {
+        this(http, pool, requestTimeout, meters, false, false);
+    }
+
+    private HttpBatchSource(HttpClient http, ServerPool pool, Duration requestTimeout, ClientMeters meters,
+            boolean askRanges, boolean orderedRanges) {
         this.http = http;
         this.pool = pool;
         this.requestTimeout = requestTimeout;
         this.meters = meters;
+        this.askRanges = askRanges;
+        this.orderedRanges = orderedRanges;
+    }
+
+    /**
+     * The same servers, asked for batches as ranges ({@value IdRangeAnswer#MEDIA_TYPE}): a segment
+     * or shard batch is then a few numbers whatever its size. A server that does not know the type,
+     * or an opaque shard app's, answers one ID per line, which is read as before.
+     *
+     * @param ordered whether the runs must each start above the one before (segment)
+     */
+    HttpBatchSource askingForRanges(boolean ordered) {
+        return new HttpBatchSource(http, pool, requestTimeout, meters, true, ordered);
     }
 
     @Override
@@ -57,10 +83,17 @@ final class HttpBatchSource implements BatchSource {
 
     @Override
     public long[] fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException {
-        return fetch(path, count, MOST_BYTES_PER_ID, server -> {
+        return fetch(path, count, MOST_BYTES_PER_ID, askRanges ? ACCEPT_RANGES : TEXT, server -> {
             AnswerCheck.Judge judge = check.before(server);
             return response -> {
-                long[] ids = IdLines.parse(response.body(), count);
+                long[] ids;
+                if (askRanges && IdRangeAnswer.isRanges(response.headers().firstValue("Content-Type").orElse(null))) {
+                    IdRangeAnswer.Parsed parsed = IdRangeAnswer.parse(response.body(), count, orderedRanges);
+                    meters.rangesReceived(modeOf(path), parsed.ranges());
+                    ids = parsed.ids();
+                } else {
+                    ids = IdLines.parse(response.body(), count);
+                }
                 judge.accept(ids);
                 return ids;
             };
@@ -72,7 +105,7 @@ final class HttpBatchSource implements BatchSource {
      * as for IDs.
      */
     String[] fetchText(String path, int count, FormatAnswerCheck check) throws ServersUnavailableException {
-        return fetch(path, count, MOST_BYTES_PER_STRING, server -> response -> check.accept(
+        return fetch(path, count, MOST_BYTES_PER_STRING, TEXT, server -> response -> check.accept(
                 response.headers().firstValue(FORMAT_HEADER).orElse(null), response.body(), count));
     }
 
@@ -89,7 +122,14 @@ final class HttpBatchSource implements BatchSource {
         T read(HttpResponse<byte[]> ok) throws BadAnswerException;
     }
 
-    private <T> T fetch(String path, int count, int mostBytesEach, Reader<T> reader)
+    /** {@code segment} of {@code /api/segment/get/…}: the mode a path asks of, for the meters. */
+    private static String modeOf(String path) {
+        int start = "/api/".length();
+        int end = path.indexOf('/', start);
+        return path.startsWith("/api/") && end > start ? path.substring(start, end) : "unknown";
+    }
+
+    private <T> T fetch(String path, int count, int mostBytesEach, String accept, Reader<T> reader)
             throws ServersUnavailableException {
         Exception last = null;
         for (int attempt = 0; attempt < pool.size(); attempt++) {
@@ -100,7 +140,7 @@ final class HttpBatchSource implements BatchSource {
             Reading<T> reading = reader.before(server.url);
             try {
                 HttpResponse<byte[]> response = exchange(server.url + path + "count=" + count,
-                        (long) mostBytesEach * count);
+                        (long) mostBytesEach * count, accept);
                 int status = response.statusCode();
                 if (status == 200) {
                     T answer = reading.read(response);
@@ -151,10 +191,10 @@ final class HttpBatchSource implements BatchSource {
      * @throws HttpTimeoutException when no status line came in time
      * @throws BadAnswerException when the body was too long ({@code size}) or not complete in time ({@code deadline})
      */
-    private HttpResponse<byte[]> exchange(String url, long mostBytes)
+    private HttpResponse<byte[]> exchange(String url, long mostBytes, String accept)
             throws IOException, BadAnswerException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(requestTimeout)
-                .header("Accept", "text/plain").GET().build();
+                .header("Accept", accept).GET().build();
         AtomicReference<BoundedBody> body = new AtomicReference<>();
         CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, info -> {
             BoundedBody bounded = new BoundedBody(info.statusCode() == 200 ? mostBytes : MOST_PROBLEM_BYTES);

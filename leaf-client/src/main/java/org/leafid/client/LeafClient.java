@@ -45,6 +45,10 @@ public final class LeafClient implements AutoCloseable {
     private final ScheduledThreadPoolExecutor fetchers;
     private final ExecutorService httpThreads;
     private final HttpBatchSource source;
+    /** The same servers, asked for segment batches as ranges. */
+    private final HttpBatchSource rangeSource;
+    /** The same servers, asked for shard batches as ranges (runs of several shards, in no order). */
+    private final HttpBatchSource shardRangeSource;
     private final ClientMeters meters;
     private final ConcurrentHashMap<String, PrefetchBuffer> segments = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, FormatSource> formats = new ConcurrentHashMap<>();
@@ -68,6 +72,8 @@ public final class LeafClient implements AutoCloseable {
                 .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(settings.connectTimeout)
                 .executor(httpThreads).build();
         this.source = new HttpBatchSource(http, pool, settings.requestTimeout, meters);
+        this.rangeSource = source.askingForRanges(true);
+        this.shardRangeSource = source.askingForRanges(false);
         // Ordered, with one floor whichever server answers: see SnowflakeAnswerCheck.
         this.snowflake = buffer("snowflake", "snowflake", "/api/snowflake/get/" + SNOWFLAKE_KEY + "?", true,
                 SnowflakeAnswerCheck::new);
@@ -81,7 +87,7 @@ public final class LeafClient implements AutoCloseable {
     public IdSource segment(String tag) {
         checkKey("tag", tag);
         return segments.computeIfAbsent(tag,
-                t -> buffer("segment", t, "/api/segment/get/" + t + "?", true, SegmentAnswerCheck::new));
+                t -> buffer("segment", t, "/api/segment/get/" + t + "?", true, SegmentAnswerCheck::new, rangeSource));
     }
 
     /** Snowflake IDs (time-ordered, from whichever server answers; increasing within this client). */
@@ -98,7 +104,8 @@ public final class LeafClient implements AutoCloseable {
                     "An app id is 0..255 (8 bits of the ID), not " + appId, null);
         }
         return shards.computeIfAbsent(appId,
-                id -> new ShardIds(id, (key, path, check) -> buffer("shard", key, path, false, served -> check)));
+                id -> new ShardIds(id, (key, path, check) -> buffer("shard", key, path, false, served -> check,
+                        shardRangeSource)));
     }
 
     /**
@@ -148,7 +155,12 @@ public final class LeafClient implements AutoCloseable {
 
     private PrefetchBuffer buffer(String mode, String key, String path, boolean increasing,
             Function<LongSupplier, AnswerCheck> checks) {
-        return new PrefetchBuffer(mode, key, path, increasing, checks, source, fetchers,
+        return buffer(mode, key, path, increasing, checks, source);
+    }
+
+    private PrefetchBuffer buffer(String mode, String key, String path, boolean increasing,
+            Function<LongSupplier, AnswerCheck> checks, BatchSource from) {
+        return new PrefetchBuffer(mode, key, path, increasing, checks, from, fetchers,
                 new BatchSizer(settings.maxBatch, settings.targetFetchInterval.toNanos()),
                 settings.prefetchThreshold, settings.maxWait, System::nanoTime, meters);
     }

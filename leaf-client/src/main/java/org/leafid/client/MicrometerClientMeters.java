@@ -11,7 +11,8 @@ import java.util.function.ToDoubleFunction;
  * {@code leaf_client_fetches_total{mode,outcome}} (outcome {@code ok} or {@code refused}),
  * {@code leaf_client_ids_fetched_total{mode}}, {@code leaf_client_buffered{mode,key}},
  * {@code leaf_client_server_failures_total{server,reason}},
- * {@code leaf_client_bad_answers_total{server,check}} and {@code leaf_client_servers_up}.
+ * {@code leaf_client_bad_answers_total{server,check}}, {@code leaf_client_ranges_total{mode}} (runs of
+ * consecutive IDs in answers as ranges) and {@code leaf_client_servers_up}.
  */
 final class MicrometerClientMeters implements ClientMeters {
 
@@ -57,6 +58,13 @@ final class MicrometerClientMeters implements ClientMeters {
     @Override
     public void refused() {
         refused.increment();
+    }
+
+    @Override
+    public void rangesReceived(String mode, int ranges) {
+        Counter.builder("leaf.client.ranges").tag("mode", mode)
+                .description("Runs of consecutive IDs received in answers as ranges").register(registry)
+                .increment(ranges);
     }
 
     @Override

@@ -71,6 +71,15 @@ public final class SegmentAllocator {
     }
 
     /**
+     * The next {@code count} IDs of a tag as runs of consecutive numbers (see {@link IdRanges}).
+     *
+     * @throws UnknownTagException when the tag was not in the store at the last refresh
+     */
+    public IdRanges nextRanges(String tag, int count) {
+        return generator(tag).nextRanges(count);
+    }
+
+    /**
      * The generator the allocator keeps for a tag.
      *
      * @throws UnknownTagException when the tag was not in the store at the last refresh

@@ -124,6 +124,34 @@ public final class SegmentIdGenerator implements IdGenerator {
     }
 
     /**
+     * The next {@code count} IDs as runs of consecutive numbers: what {@link #nextIds} issues, without
+     * writing out every ID. A batch inside one block is one run.
+     */
+    public IdRanges nextRanges(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1: " + count);
+        }
+        IdRanges.Builder runs = new IdRanges.Builder();
+        int filled = 0;
+        while (filled < count) {
+            Segment segment = current;
+            int wanted = count - filled;
+            long offset = segment.claim(wanted);
+            if (offset < segment.size) {
+                int got = (int) Math.min(wanted, segment.size - offset);
+                if (offset <= segment.preloadOffset && segment.preloadOffset < offset + got) {
+                    preloadAfter(segment); // this claim covered the 10 % mark: exactly one claim does
+                }
+                runs.add(segment.start + offset, got);
+                filled += got;
+            } else {
+                advancePast(segment);
+            }
+        }
+        return runs.build();
+    }
+
+    /**
      * Starts loading the next block in the background when this tag has nothing left to issue
      * and its last load failed, so that it recovers without waiting for a request (a load
      * balancer sends none to an instance that is not ready).

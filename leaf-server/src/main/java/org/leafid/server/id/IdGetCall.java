@@ -5,6 +5,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import org.leafid.core.segment.IdRanges;
 import org.springframework.http.HttpHeaders;
 
 /**
@@ -31,6 +32,20 @@ final class IdGetCall<K> {
         long[] nextIds(K key, int count);
     }
 
+    /**
+     * An issuer whose batches are runs of IDs (segment, shard): it can answer a batch as ranges
+     * ({@link IdAnswers.Form#RANGES}) when the caller asks for them.
+     */
+    interface RangeIssuer<K> extends Issuer<K> {
+
+        IdRanges nextRanges(K key, int count);
+
+        /** Whether this issuer answers ranges at all (a shard server with an opaque key does not). */
+        default boolean givesRanges() {
+            return true;
+        }
+    }
+
     /** Where the strings of a mode that issues strings come from (the formats). */
     interface TextIssuer<K> {
 
@@ -52,7 +67,10 @@ final class IdGetCall<K> {
 
         void single(K key, HttpServletResponse response) throws IOException;
 
-        void batch(K key, int count, boolean json, HttpServletResponse response) throws IOException;
+        void batch(K key, int count, IdAnswers.Form form, HttpServletResponse response) throws IOException;
+
+        /** Whether {@link IdAnswers.Form#RANGES} is an answer this mode can give. */
+        boolean answersRanges();
     }
 
     private final String mode;
@@ -78,8 +96,22 @@ final class IdGetCall<K> {
             }
 
             @Override
-            public void batch(K key, int count, boolean json, HttpServletResponse response) throws IOException {
-                IdAnswers.batch(response, issuer.nextIds(key, count), json);
+            public void batch(K key, int count, IdAnswers.Form form, HttpServletResponse response) throws IOException {
+                if (form == IdAnswers.Form.RANGES && issuer instanceof RangeIssuer<K> rangeIssuer) {
+                    IdRanges ranges = rangeIssuer.nextRanges(key, count);
+                    if (IdAnswers.shorterAsRanges(ranges)) {
+                        IdAnswers.ranges(response, ranges);
+                    } else {
+                        IdAnswers.batch(response, ranges.toArray(), false);
+                    }
+                    return;
+                }
+                IdAnswers.batch(response, issuer.nextIds(key, count), form == IdAnswers.Form.JSON);
+            }
+
+            @Override
+            public boolean answersRanges() {
+                return issuer instanceof RangeIssuer<K> ranges && ranges.givesRanges();
             }
         }, maxBatch, requests);
     }
@@ -100,10 +132,15 @@ final class IdGetCall<K> {
             }
 
             @Override
-            public void batch(K key, int count, boolean json, HttpServletResponse response) throws IOException {
+            public void batch(K key, int count, IdAnswers.Form form, HttpServletResponse response) throws IOException {
                 String[] values = issuer.next(key, count);
                 issuer.describe(key, response);
-                IdAnswers.batch(response, values, json);
+                IdAnswers.batch(response, values, form == IdAnswers.Form.JSON);
+            }
+
+            @Override
+            public boolean answersRanges() {
+                return false;
             }
         }, maxBatch, requests);
     }
@@ -140,8 +177,8 @@ final class IdGetCall<K> {
             }
             int size = IdAnswers.parseCount(request.getParameterValues("count"), maxBatch);
             // Before issuing: a failure must not lose IDs.
-            boolean json = IdAnswers.wantsJson(request.getHeader(HttpHeaders.ACCEPT));
-            issuer.batch(checked, size, json, response);
+            IdAnswers.Form form = IdAnswers.form(request.getHeader(HttpHeaders.ACCEPT), issuer.answersRanges());
+            issuer.batch(checked, size, form, response);
         } finally {
             requests.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }

@@ -7,6 +7,7 @@ import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
 import org.leafid.core.format.FormattedIdGenerator;
 import org.leafid.core.format.FormattedIds;
+import org.leafid.core.segment.IdRanges;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.shard.ShardIdGenerator;
 import org.leafid.core.snowflake.SnowflakeGenerator;
@@ -29,17 +30,7 @@ class IdGetCallsConfiguration {
     @Bean
     @ConditionalOnLeafSwitch("leaf.segment.enable")
     IdGetCall<String> segmentGetCall(SegmentAllocator allocator, LeafProperties leaf, IdRequestTimers timers) {
-        IdGetCall.Issuer<String> issuer = new KeyIssuer("tag") {
-            @Override
-            public long nextId(String tag) {
-                return allocator.nextId(tag);
-            }
-
-            @Override
-            public long[] nextIds(String tag, int count) {
-                return allocator.nextIds(tag, count);
-            }
-        };
+        IdGetCall.Issuer<String> issuer = new SegmentIssuer(allocator);
         return new IdGetCall<>("segment", "tag", issuer, leaf.maxBatch(), timers.segment());
     }
 
@@ -103,6 +94,32 @@ class IdGetCallsConfiguration {
         @Override
         public String key(String given, HttpServletRequest request) {
             return Keys.requireValid(keyName, given);
+        }
+    }
+
+    /** Segment: a batch is a run of a block or two, so it can be answered as ranges. */
+    private static final class SegmentIssuer extends KeyIssuer implements IdGetCall.RangeIssuer<String> {
+
+        private final SegmentAllocator allocator;
+
+        SegmentIssuer(SegmentAllocator allocator) {
+            super("tag");
+            this.allocator = allocator;
+        }
+
+        @Override
+        public long nextId(String tag) {
+            return allocator.nextId(tag);
+        }
+
+        @Override
+        public long[] nextIds(String tag, int count) {
+            return allocator.nextIds(tag, count);
+        }
+
+        @Override
+        public IdRanges nextRanges(String tag, int count) {
+            return allocator.nextRanges(tag, count);
         }
     }
 }

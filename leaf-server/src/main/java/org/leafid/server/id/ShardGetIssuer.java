@@ -1,6 +1,7 @@
 package org.leafid.server.id;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.leafid.core.segment.IdRanges;
 import org.leafid.core.shard.ShardId;
 import org.leafid.core.shard.ShardIdGenerator;
 import org.leafid.server.problem.InvalidAppIdException;
@@ -10,7 +11,10 @@ import org.leafid.server.problem.InvalidGatePassException;
  * The shard mode's part of {@code GET /api/shard/get/{appId}[?gatePass=…][&count=N]}: the app id
  * from the path (0..255 written plainly), the shard from the gate pass, round-robin without one.
  */
-final class ShardGetIssuer implements IdGetCall.Issuer<ShardGetIssuer.AppAndGatePass> {
+final class ShardGetIssuer implements IdGetCall.RangeIssuer<ShardGetIssuer.AppAndGatePass> {
+
+    /** What the IDs of consecutive indexes of one shard step by: the bits below the index. */
+    private static final long INDEX_STRIDE = 1L << ShardId.INDEX_SHIFT;
 
     /** What a shard ID is issued for; {@code gatePass} is null for round-robin. */
     record AppAndGatePass(int appId, String gatePass) {}
@@ -37,6 +41,21 @@ final class ShardGetIssuer implements IdGetCall.Issuer<ShardGetIssuer.AppAndGate
     @Override
     public long[] nextIds(AppAndGatePass key, int count) {
         return generator.nextIds(key.appId(), key.gatePass(), count);
+    }
+
+    /**
+     * The batch as runs of IDs that step by {@value #INDEX_STRIDE}: the IDs are issued as for a list,
+     * then written as the runs of consecutive indexes they are.
+     */
+    @Override
+    public IdRanges nextRanges(AppAndGatePass key, int count) {
+        return IdRanges.of(nextIds(key, count), INDEX_STRIDE);
+    }
+
+    /** An opaque key's IDs have no runs to show, and must not: they keep the list form. */
+    @Override
+    public boolean givesRanges() {
+        return !generator.opaque();
     }
 
     /** 0..255 written plainly: no sign, no leading zeros beyond "0", at most 3 digits. */

@@ -79,6 +79,9 @@ final class OpenApiDescription {
             ObjectNode array = content.putObject("application/json").putObject("schema").put("type", "array")
                     .put("description", "with count=N and Accept: application/json");
             array.putObject("items").put("type", "string");
+            if (path.startsWith("/api/segment/") || path.startsWith("/api/shard/")) {
+                rangesAnswer(content.putObject("application/vnd.leaf.ranges+json").putObject("schema"));
+            }
         }
         for (int status : PROBLEM_STATUSES) {
             String table = table(status);
@@ -88,6 +91,22 @@ final class OpenApiDescription {
                         .putObject("content").putObject(PROBLEM_JSON).putObject("schema").put("$ref", PROBLEM_REF);
             }
         }
+    }
+
+    /** A segment or shard batch as ranges: {@code {"count":N,["stride":"S",]"ranges":[["first","last"],...]}}. */
+    private static void rangesAnswer(ObjectNode schema) {
+        schema.put("type", "object").put("description", "with count=N and Accept: application/vnd.leaf.ranges+json: "
+                + "the batch as runs of IDs, [first, last] inclusive, in the order issued; the runs add up to count. "
+                + "A run's IDs step by stride (shard mode: 16384, consecutive indexes of one shard), else by 1. A "
+                + "server that does not know the type, and an opaque shard app, answer one ID per line.");
+        schema.putArray("required").add("count").add("ranges");
+        ObjectNode properties = schema.putObject("properties");
+        properties.putObject("count").put("type", "integer").put("description", "the IDs in all, as asked for");
+        properties.putObject("stride").put("type", "string").put("description", "what a run's IDs step by, when not 1");
+        ObjectNode run = properties.putObject("ranges").put("type", "array").putObject("items").put("type", "array")
+                .put("minItems", 2).put("maxItems", 2).put("description", "first and last ID of a run, as strings");
+        run.putObject("items").put("type", "string");
+        schema.putObject("example").put("count", 1000).putArray("ranges").addArray().add("4001").add("5000");
     }
 
     /** A Markdown table of the types with a status, for a response's description. */

@@ -43,9 +43,64 @@ public final class LeafAnswers {
         return (int) (id >>> 8) & 63;
     }
 
-    /** A 200 answer of these IDs, one per line, as the server writes it. */
+    /** The media type of a batch as ranges. */
+    public static final String RANGES_TYPE = "application/vnd.leaf.ranges+json";
+
+    /**
+     * A 200 answer of these IDs as the server writes it: one per line, or as ranges (runs of
+     * consecutive IDs) when the client asked for them.
+     */
     public static Responder ids(Function<Request, long[]> ids) {
-        return (request, out) -> write(out, 200, lines(ids.apply(request)));
+        return (request, out) -> {
+            long[] answer = ids.apply(request);
+            // A shard ID's index is above its shard and app bits: consecutive indexes step by 2^14.
+            long stride = request.path().startsWith("/api/shard/") ? 1L << 14 : 1;
+            // As the server: ranges only when the runs are four IDs long on average, else lines.
+            if (request.wantsRanges() && runs(answer, stride) * 4L <= answer.length) {
+                write(out, 200, RANGES_TYPE, ranges(answer, stride));
+            } else {
+                write(out, 200, lines(answer));
+            }
+        };
+    }
+
+    /** A server that knows no ranges: the inner answers, read without the request's Accept header. */
+    public static Responder plain(Responder answers) {
+        return (request, out) -> answers.respond(request.withoutAccept(), out);
+    }
+
+    /** 200 as ranges, with this body whatever was asked: an answer of the ranges' type made by hand. */
+    public static Responder rangesBody(Function<Request, String> body) {
+        return (request, out) -> write(out, 200, RANGES_TYPE, body.apply(request).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static int runs(long[] ids, long stride) {
+        int runs = ids.length == 0 ? 0 : 1;
+        for (int i = 1; i < ids.length; i++) {
+            if (ids[i] != ids[i - 1] + stride) {
+                runs++;
+            }
+        }
+        return runs;
+    }
+
+    /** The IDs as runs that step by {@code stride}, as the server writes a batch as ranges. */
+    public static byte[] ranges(long[] ids, long stride) {
+        StringBuilder body = new StringBuilder("{\"count\":").append(ids.length);
+        if (stride != 1) {
+            body.append(",\"stride\":\"").append(stride).append('"');
+        }
+        body.append(",\"ranges\":[");
+        int runs = 0;
+        for (int i = 0; i < ids.length; ) {
+            int end = i;
+            while (end + 1 < ids.length && ids[end + 1] == ids[end] + stride) {
+                end++;
+            }
+            body.append(runs++ == 0 ? "[\"" : ",[\"").append(ids[i]).append("\",\"").append(ids[end]).append("\"]");
+            i = end + 1;
+        }
+        return body.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
     }
 
     /** A 200 answer of as many IDs as asked for, the i-th (from 0) being {@code idAt(i)}. */
@@ -90,9 +145,10 @@ public final class LeafAnswers {
         return each(i -> 0);
     }
 
-    /** 200 and a body that is not lines of IDs. */
+    /** 200 and a body that is not lines of IDs (nor ranges, when they were asked for: then with their type). */
     public static Responder garbage() {
-        return (request, out) -> write(out, 200, "<html>Bad gateway</html>\n".getBytes(StandardCharsets.US_ASCII));
+        return (request, out) -> write(out, 200, request.wantsRanges() ? RANGES_TYPE : "text/plain",
+                "<html>Bad gateway</html>\n".getBytes(StandardCharsets.US_ASCII));
     }
 
     /**
@@ -106,7 +162,13 @@ public final class LeafAnswers {
                 body[i] = '1';
                 body[i + 1] = '\n';
             }
-            out.write(head(200, "Content-Length: " + body.length));
+            String type = "text/plain";
+            if (request.wantsRanges()) { // a well-formed answer of ranges, a byte at a time
+                body = ("{\"count\":" + request.count() + ",\"ranges\":[[\"1\",\"" + request.count() + "\"]]}")
+                        .getBytes(StandardCharsets.US_ASCII);
+                type = RANGES_TYPE;
+            }
+            out.write(head(200, type, "Content-Length: " + body.length));
             for (byte b : body) {
                 out.write(b);
                 out.flush();
@@ -118,11 +180,21 @@ public final class LeafAnswers {
     /** 200 and a chunked body of "1" lines that never ends, until the client hangs up. */
     public static Responder endless() {
         return (request, out) -> {
-            out.write(head(200, "Transfer-Encoding: chunked"));
             byte[] chunk = new byte[8192];
             for (int i = 0; i < chunk.length; i += 2) {
                 chunk[i] = '1';
                 chunk[i + 1] = '\n';
+            }
+            if (request.wantsRanges()) { // ranges without end: ["1","1"], repeated
+                out.write(head(200, RANGES_TYPE, "Transfer-Encoding: chunked"));
+                out.write(chunked(("{\"count\":" + request.count() + ",\"ranges\":[").getBytes(StandardCharsets.US_ASCII)));
+                byte[] run = "[\"1\",\"1\"],".getBytes(StandardCharsets.US_ASCII);
+                chunk = new byte[run.length * 700];
+                for (int i = 0; i < chunk.length; i += run.length) {
+                    System.arraycopy(run, 0, chunk, i, run.length);
+                }
+            } else {
+                out.write(head(200, "Transfer-Encoding: chunked"));
             }
             byte[] size = (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
             byte[] end = "\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -192,12 +264,30 @@ public final class LeafAnswers {
     }
 
     private static void write(OutputStream out, int status, byte[] body) throws IOException {
-        out.write(head(status, "Content-Length: " + body.length));
+        write(out, status, "text/plain", body);
+    }
+
+    private static void write(OutputStream out, int status, String contentType, byte[] body) throws IOException {
+        out.write(head(status, contentType, "Content-Length: " + body.length));
         out.write(body);
     }
 
     private static byte[] head(int status, String lengthHeader) {
-        return ("HTTP/1.1 " + status + " X\r\nContent-Type: text/plain\r\nConnection: close\r\n" + lengthHeader
-                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        return head(status, "text/plain", lengthHeader);
+    }
+
+    private static byte[] head(int status, String contentType, String lengthHeader) {
+        return ("HTTP/1.1 " + status + " X\r\nContent-Type: " + contentType + "\r\nConnection: close\r\n"
+                + lengthHeader + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** One chunk of a chunked body. */
+    private static byte[] chunked(byte[] data) {
+        byte[] size = (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] chunk = Arrays.copyOf(size, size.length + data.length + 2);
+        System.arraycopy(data, 0, chunk, size.length, data.length);
+        chunk[chunk.length - 2] = '\r';
+        chunk[chunk.length - 1] = '\n';
+        return chunk;
     }
 }

@@ -22,12 +22,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class SocketHttpServer implements AutoCloseable {
 
-    /** What a request asked: the path, its query parameters (decoded), and the raw target. */
-    public record Request(String path, Map<String, String> query) {
+    /** What a request asked: the path, its query parameters (decoded), and its Accept header ("" when none). */
+    public record Request(String path, Map<String, String> query, String accept) {
 
         /** The {@code count} parameter, 1 when absent. */
         public int count() {
             return Integer.parseInt(query.getOrDefault("count", "1"));
+        }
+
+        /** Whether the client asked for a batch as ranges ({@code application/vnd.leaf.ranges+json}). */
+        public boolean wantsRanges() {
+            return accept.contains("application/vnd.leaf.ranges+json");
+        }
+
+        /** The same request without its Accept header: what a server that knows no ranges reads. */
+        public Request withoutAccept() {
+            return new Request(path, query, "");
         }
     }
 
@@ -116,7 +126,14 @@ public final class SocketHttpServer implements AutoCloseable {
                 break;
             }
         }
-        String[] requestLine = head.toString().split("\r\n", 2)[0].split(" ");
+        String[] lines = head.toString().split("\r\n");
+        String accept = "";
+        for (String line : lines) {
+            if (line.regionMatches(true, 0, "Accept:", 0, "Accept:".length())) {
+                accept = line.substring("Accept:".length()).trim();
+            }
+        }
+        String[] requestLine = lines[0].split(" ");
         if (requestLine.length < 2) {
             throw new IOException("no request line: " + head);
         }
@@ -130,6 +147,6 @@ public final class SocketHttpServer implements AutoCloseable {
                         kv.length < 2 ? "" : URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
             }
         }
-        return new Request(question < 0 ? target : target.substring(0, question), query);
+        return new Request(question < 0 ? target : target.substring(0, question), query, accept);
     }
 }
