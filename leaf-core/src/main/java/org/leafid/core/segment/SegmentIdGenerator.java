@@ -99,28 +99,8 @@ public final class SegmentIdGenerator implements IdGenerator {
      * batch that outlasts the current block goes on in the next one.
      */
     public long[] nextIds(int count) {
-        if (count < 1) {
-            throw new IllegalArgumentException("count must be at least 1: " + count);
-        }
-        long[] ids = new long[count];
-        int filled = 0;
-        while (filled < count) {
-            Segment segment = current;
-            int wanted = count - filled;
-            long offset = segment.claim(wanted);
-            if (offset < segment.size) {
-                int got = (int) Math.min(wanted, segment.size - offset);
-                if (offset <= segment.preloadOffset && segment.preloadOffset < offset + got) {
-                    preloadAfter(segment); // this claim covered the 10 % mark: exactly one claim does
-                }
-                for (int i = 0; i < got; i++) {
-                    ids[filled++] = segment.start + offset + i;
-                }
-            } else {
-                advancePast(segment);
-            }
-        }
-        return ids;
+        // The claims are those of nextRanges; a batch is a run or two, written out here.
+        return nextRanges(count).toArray();
     }
 
     /**

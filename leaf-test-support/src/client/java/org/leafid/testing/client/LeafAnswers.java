@@ -16,6 +16,7 @@ import org.leafid.client.ShardIds;
 import org.leafid.core.format.FormatPattern;
 import org.leafid.core.format.FormattedIdGenerator;
 import org.leafid.core.format.ResetPeriod;
+import org.leafid.core.segment.IdRanges;
 import org.leafid.testing.client.SocketHttpServer.Request;
 import org.leafid.testing.client.SocketHttpServer.Responder;
 
@@ -56,7 +57,7 @@ public final class LeafAnswers {
             // A shard ID's index is above its shard and app bits: consecutive indexes step by 2^14.
             long stride = request.path().startsWith("/api/shard/") ? 1L << 14 : 1;
             // As the server: ranges only when the runs are four IDs long on average, else lines.
-            if (request.wantsRanges() && runs(answer, stride) * 4L <= answer.length) {
+            if (request.wantsRanges() && IdRanges.of(answer, stride).ranges() * 4L <= answer.length) {
                 write(out, 200, RANGES_TYPE, ranges(answer, stride));
             } else {
                 write(out, 200, lines(answer));
@@ -74,31 +75,16 @@ public final class LeafAnswers {
         return (request, out) -> write(out, 200, RANGES_TYPE, body.apply(request).getBytes(StandardCharsets.US_ASCII));
     }
 
-    private static int runs(long[] ids, long stride) {
-        int runs = ids.length == 0 ? 0 : 1;
-        for (int i = 1; i < ids.length; i++) {
-            if (ids[i] != ids[i - 1] + stride) {
-                runs++;
-            }
-        }
-        return runs;
-    }
-
     /** The IDs as runs that step by {@code stride}, as the server writes a batch as ranges. */
     public static byte[] ranges(long[] ids, long stride) {
+        IdRanges runs = IdRanges.of(ids, stride);
         StringBuilder body = new StringBuilder("{\"count\":").append(ids.length);
         if (stride != 1) {
             body.append(",\"stride\":\"").append(stride).append('"');
         }
         body.append(",\"ranges\":[");
-        int runs = 0;
-        for (int i = 0; i < ids.length; ) {
-            int end = i;
-            while (end + 1 < ids.length && ids[end + 1] == ids[end] + stride) {
-                end++;
-            }
-            body.append(runs++ == 0 ? "[\"" : ",[\"").append(ids[i]).append("\",\"").append(ids[end]).append("\"]");
-            i = end + 1;
+        for (int i = 0; i < runs.ranges(); i++) {
+            body.append(i == 0 ? "[\"" : ",[\"").append(runs.first(i)).append("\",\"").append(runs.last(i)).append("\"]");
         }
         return body.append("]}").toString().getBytes(StandardCharsets.US_ASCII);
     }
