@@ -201,6 +201,48 @@ class PrefetchBufferTest {
     }
 
     @Test
+    void whatAThreadClaimedIsNeverServedOnceAnotherBatchIsCurrent() throws Exception {
+        // 4,096 IDs a batch: a thread claims 1, then 2, then 4 at a time (4,096 / 1,024).
+        ScriptedSource source = new ScriptedSource(range(1, 4096), range(10_001, 14_096));
+        PrefetchBuffer buffer = buffer(source, true, 5000);
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            long[] first = other.submit(() -> new long[] {buffer.nextId(), buffer.nextId(), buffer.nextId(),
+                    buffer.nextId()}).get();
+            assertThat(first).as("1; 2 and 3 claimed together; 4 of 4 to 7").containsExactly(1, 2, 3, 4);
+
+            long[] rest = buffer.nextIds(4096 - 7);
+            assertThat(rest[0]).as("5 to 7 are the other thread's").isEqualTo(8);
+            assertThat(rest).endsWith(4096);
+            assertThat(buffer.nextId()).as("the next batch is current").isEqualTo(10_001);
+
+            long[] after = other.submit(() -> new long[] {buffer.nextId(), buffer.nextId()}).get();
+            assertThat(after).as("5 to 7 were of a batch no longer current: a gap, never served; the claims of "
+                    + "the new batch start at one again").containsExactly(10_002, 10_003);
+            assertThat(buffer.nextIds(3)).as("10,004 is the other thread's (its second claim was two)")
+                    .containsExactly(10_005, 10_006, 10_007);
+        } finally {
+            other.shutdownNow();
+        }
+    }
+
+    @Test
+    void aThreadsOwnClaimComesFirstInItsBatchOfIds() throws Exception {
+        ScriptedSource source = new ScriptedSource(range(1, 4096));
+        PrefetchBuffer buffer = buffer(source, true, 5000);
+        assertThat(new long[] {buffer.nextId(), buffer.nextId(), buffer.nextId(), buffer.nextId()})
+                .containsExactly(1, 2, 3, 4); // 5 to 7 claimed with 4
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            assertThat(other.submit(buffer::nextId).get()).isEqualTo(8);
+        } finally {
+            other.shutdownNow();
+        }
+        assertThat(buffer.nextIds(5)).as("this thread's IDs increase: its claim first, then the batch")
+                .containsExactly(5, 6, 7, 9, 10);
+    }
+
+    @Test
     void aFirstCallWaitsThroughFailedFetchesWithinTheBound() {
         CountingSource source = new CountingSource();
         source.failuresLeft.set(3);
