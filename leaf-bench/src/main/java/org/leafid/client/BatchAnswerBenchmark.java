@@ -13,9 +13,9 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * What the client does with one segment batch of {@code count} IDs when it arrives: read one ID per
- * line ({@link #lines}), or read the same batch as ranges and count the IDs out ({@link #ranges}),
- * checks included. Batches per second; times {@code count} for IDs per second. In leaf-client's
- * package because the readers are package-private there; run by client-bench.sh.
+ * line ({@link #lines}), or read the same batch as ranges ({@link #ranges}): one run, kept as its
+ * first ID and size, nothing written out. Batches per second; times {@code count} for IDs per
+ * second. In leaf-client's package because the readers are package-private there.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -46,7 +46,7 @@ public class BatchAnswerBenchmark {
     }
 
     @Benchmark
-    public long[] ranges() throws BadAnswerException {
+    public AnswerIds ranges() throws BadAnswerException {
         return IdRangeAnswer.parse(ranges, count, true).ids();
     }
 }

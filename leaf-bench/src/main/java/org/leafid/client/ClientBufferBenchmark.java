@@ -16,7 +16,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * leaf-client's {@code nextId()} from a filled buffer, the cost an application pays per ID: the
  * batches come from an in-memory source at once (no HTTP), 100,000 at a time as from a server
- * with {@code leaf.max-batch=100000}, fetched in the background at 10 % used as in the client,
+ * with {@code leaf.max-batch=100000} answering as ranges (one run each, as a segment batch nearly
+ * always is), fetched in the background at 10 % used as in the client,
  * with the segment rule (IDs above those taken in) applied to each. In leaf-client's package
  * because the buffer is package-private there; run by client-bench.sh beside the AtomicLong
  * baseline, not by jmh.sh.
@@ -34,12 +35,7 @@ public class ClientBufferBenchmark {
         fetcher = new ScheduledThreadPoolExecutor(1, ClientThreads.named("bench-fetch"));
         AtomicLong next = new AtomicLong(1);
         BatchSource source = (path, count, check) -> {
-            long first = next.getAndAdd(count);
-            long[] ids = new long[count];
-            for (int i = 0; i < count; i++) {
-                ids[i] = first + i;
-            }
-            return ids;
+            return AnswerIds.run(next.getAndAdd(count), count);
         };
         buffer = new PrefetchBuffer("segment", "bench", "/api/segment/get/bench?", true, SegmentAnswerCheck::new,
                 source, fetcher,

@@ -19,6 +19,6 @@ interface AnswerCheck {
     /** Judges one answer; when it passes, records what later answers are judged by. */
     @FunctionalInterface
     interface Judge {
-        void accept(long[] ids) throws BadAnswerException;
+        void accept(AnswerIds ids) throws BadAnswerException;
     }
 }

@@ -11,7 +11,7 @@ interface BatchSource {
      * @throws LeafRequestException when a server refused the request itself (not retried)
      * @throws ServersUnavailableException when no server gave the batch
      */
-    long[] fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException;
+    AnswerIds fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException;
 
     /** Where the batches come from, for a message that says whom to check: the servers' addresses. */
     default String servers() {

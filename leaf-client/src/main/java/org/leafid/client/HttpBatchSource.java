@@ -82,17 +82,17 @@ final class HttpBatchSource implements BatchSource {
     }
 
     @Override
-    public long[] fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException {
+    public AnswerIds fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException {
         return fetch(path, count, MOST_BYTES_PER_ID, askRanges ? ACCEPT_RANGES : TEXT, server -> {
             AnswerCheck.Judge judge = check.before(server);
             return response -> {
-                long[] ids;
+                AnswerIds ids;
                 if (askRanges && IdRangeAnswer.isRanges(response.headers().firstValue("Content-Type").orElse(null))) {
                     IdRangeAnswer.Parsed parsed = IdRangeAnswer.parse(response.body(), count, orderedRanges);
                     meters.rangesReceived(modeOf(path), parsed.ranges());
                     ids = parsed.ids();
                 } else {
-                    ids = IdLines.parse(response.body(), count);
+                    ids = AnswerIds.of(IdLines.parse(response.body(), count));
                 }
                 judge.accept(ids);
                 return ids;

@@ -1,6 +1,7 @@
 package org.leafid.client;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Parses a batch answered as ranges ({@value #MEDIA_TYPE}): {@code {"count":N,"ranges":[["first","last"],...]}},
@@ -36,8 +37,8 @@ final class IdRangeAnswer {
         return (end < 0 ? contentType : contentType.substring(0, end)).trim().equalsIgnoreCase(MEDIA_TYPE);
     }
 
-    /** The answer's IDs, in order, and how many runs they came in. */
-    record Parsed(long[] ids, int ranges) {}
+    /** The answer's IDs, in order (one run as its first ID and size, with no array), and how many runs they came in. */
+    record Parsed(AnswerIds ids, int ranges) {}
 
     /**
      * @param ordered whether each run must start above the run before (segment); shard runs are of
@@ -69,8 +70,8 @@ final class IdRangeAnswer {
         name("ranges");
         expect(':');
         expect('[');
-        long[] ids = new long[expected];
-        int filled = 0;
+        long[] bounds = new long[4]; // first and last of each run
+        long filled = 0;
         int ranges = 0;
         if (peek() != ']') {
             while (true) {
@@ -83,9 +84,9 @@ final class IdRangeAnswer {
                     throw new BadAnswerException("increasing", "run " + (ranges + 1) + " ends at " + last
                             + " before it starts at " + first);
                 }
-                if (ordered && filled > 0 && first <= ids[filled - 1]) {
+                if (ordered && ranges > 0 && first <= bounds[2 * ranges - 1]) {
                     throw new BadAnswerException("increasing", "run " + (ranges + 1) + " starts at " + first
-                            + ", not above " + ids[filled - 1] + " where the run before ends");
+                            + ", not above " + bounds[2 * ranges - 1] + " where the run before ends");
                 }
                 if ((last - first) % stride != 0) {
                     throw new BadAnswerException("format", "run " + (ranges + 1) + " from " + first + " to " + last
@@ -94,11 +95,12 @@ final class IdRangeAnswer {
                 if ((last - first) / stride >= expected - filled) {
                     throw new BadAnswerException("count", "the runs hold more than the " + expected + " IDs asked for");
                 }
-                int size = (int) ((last - first) / stride + 1);
-                for (int k = 0; k < size; k++) {
-                    ids[filled + k] = first + k * stride;
+                if (2 * ranges == bounds.length) {
+                    bounds = Arrays.copyOf(bounds, bounds.length * 2);
                 }
-                filled += size;
+                bounds[2 * ranges] = first;
+                bounds[2 * ranges + 1] = last;
+                filled += (last - first) / stride + 1;
                 ranges++;
                 if (peek() == ',') {
                     at++;
@@ -116,7 +118,23 @@ final class IdRangeAnswer {
         if (filled != expected) {
             throw new BadAnswerException("count", "the runs hold " + filled + " IDs of the " + expected + " asked for");
         }
-        return new Parsed(ids, ranges);
+        return new Parsed(ranges == 1 && stride == 1 ? AnswerIds.run(bounds[0], expected)
+                : AnswerIds.of(written(bounds, ranges, stride)), ranges);
+    }
+
+    /** Every ID of the runs, in order: several runs, or runs with a stride, are served from an array. */
+    private long[] written(long[] bounds, int ranges, long stride) {
+        long[] ids = new long[expected];
+        int at = 0;
+        for (int i = 0; i < ranges; i++) {
+            long first = bounds[2 * i];
+            int size = (int) ((bounds[2 * i + 1] - first) / stride + 1);
+            for (int k = 0; k < size; k++) {
+                ids[at + k] = first + k * stride;
+            }
+            at += size;
+        }
+        return ids;
     }
 
     /** The name of the next member, without reading past it: "" when there is none. */

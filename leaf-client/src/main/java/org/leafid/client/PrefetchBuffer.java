@@ -2,7 +2,6 @@ package org.leafid.client;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -100,13 +99,13 @@ final class PrefetchBuffer implements IdSource {
         Claim claim = claims.get();
         Batch batch = current;
         if (claim.batch == batch && claim.next < claim.end) {
-            return batch.ids[claim.next++];
+            return batch.id(claim.next++);
         }
         long deadline = 0;
         while (true) {
             int index = claim(batch, claim);
             if (index >= 0) {
-                return batch.ids[index];
+                return batch.id(index);
             }
             if (deadline == 0) {
                 deadline = nanos.getAsLong() + maxWaitNanos;
@@ -127,17 +126,17 @@ final class PrefetchBuffer implements IdSource {
         if (claim.batch == batch && claim.next < claim.end) {
             // What this thread claimed first: its IDs are below the batch's cursor, and a thread's IDs increase.
             filled = Math.min(n, claim.end - claim.next);
-            System.arraycopy(batch.ids, claim.next, out, 0, filled);
+            batch.copy(claim.next, out, 0, filled);
             claim.next += filled;
         }
         long deadline = 0;
         while (filled < n) {
             int want = n - filled;
             // A spent batch is not added to: its cursor must not wrap around past Integer.MAX_VALUE.
-            int start = batch.cursor.get() < batch.ids.length ? batch.cursor.getAndAdd(want) : batch.ids.length;
-            int end = (int) Math.min(batch.ids.length, (long) start + want);
+            int start = batch.cursor.get() < batch.length ? batch.cursor.getAndAdd(want) : batch.length;
+            int end = (int) Math.min(batch.length, (long) start + want);
             if (start < end) {
-                System.arraycopy(batch.ids, start, out, filled, end - start);
+                batch.copy(start, out, filled, end - start);
                 filled += end - start;
                 if (start <= batch.prefetchAt && batch.prefetchAt < end) {
                     startFetch();
@@ -160,7 +159,7 @@ final class PrefetchBuffer implements IdSource {
      * each next one twice the one before, up to the batch's {@code mostPerClaim}.
      */
     private int claim(Batch batch, Claim claim) {
-        int length = batch.ids.length;
+        int length = batch.length;
         int size = claim.batch == batch ? claim.size : 1;
         while (true) {
             int start = batch.cursor.get();
@@ -260,20 +259,18 @@ final class PrefetchBuffer implements IdSource {
         if (!increasing) {
             return batch;
         }
-        long[] ids = batch.ids;
-        if (ids[ids.length - 1] <= largestServed) {
+        AnswerIds ids = batch.answer;
+        int start = ids.firstAbove(largestServed);
+        if (start == ids.count()) {
             // Passed the check, then overtaken by a batch fetched at the same time and served first.
-            log.debug("Dropped {} IDs of {} not above {} (an answer overtaken)", ids.length, name, largestServed);
+            log.debug("Dropped {} IDs of {} not above {} (an answer overtaken)", ids.count(), name, largestServed);
             return null;
         }
-        int start = 0;
-        if (ids[0] <= largestServed) {
-            start = Arrays.binarySearch(ids, largestServed + 1);
-            start = start >= 0 ? start : -start - 1;
+        if (start > 0) {
             log.debug("Skipped {} IDs of {} not above {} (a server behind the one served from)", start, name,
                     largestServed);
         }
-        largestServed = ids[ids.length - 1];
+        largestServed = ids.last();
         return start == 0 ? batch : new Batch(ids, start, prefetchThreshold);
     }
 
@@ -317,8 +314,8 @@ final class PrefetchBuffer implements IdSource {
     private void fetch() {
         int size = sizer.next(nanos.getAsLong());
         try {
-            long[] ids = source.fetch(path, size, check);
-            meters.fetched(ids.length);
+            AnswerIds ids = source.fetch(path, size, check);
+            meters.fetched(ids.count());
             deliver(ids);
             startFetch(); // a second one ahead, when the size allows it
         } catch (LeafInvalidInputException e) {
@@ -350,7 +347,7 @@ final class PrefetchBuffer implements IdSource {
         }
     }
 
-    private void deliver(long[] ids) {
+    private void deliver(AnswerIds ids) {
         lock.lock();
         try {
             if (closed) {
@@ -359,7 +356,7 @@ final class PrefetchBuffer implements IdSource {
             Batch batch = new Batch(ids, 0, prefetchThreshold);
             int at = ready.size();
             if (increasing) { // sorted by first ID: an answer overtaken by a later one is not lost
-                while (at > 0 && ready.get(at - 1).ids[0] > ids[0]) {
+                while (at > 0 && ready.get(at - 1).answer.first() > ids.first()) {
                     at--;
                 }
             }

@@ -19,7 +19,7 @@ final class RecentAnswers {
 
     private final int mostIds;
     /** Oldest first; guarded by this. */
-    private final ArrayDeque<long[]> answers = new ArrayDeque<>();
+    private final ArrayDeque<AnswerIds> answers = new ArrayDeque<>();
     private long held;
 
     /** @param mostIds how many IDs to keep beyond the last {@value #LEAST_ANSWERS} answers, 0 for none */
@@ -33,22 +33,21 @@ final class RecentAnswers {
      * @param sorted the answer's IDs, increasing; kept as given, not copied
      * @throws BadAnswerException {@code repeated}, naming the first ID shared
      */
-    synchronized void admit(long[] sorted) throws BadAnswerException {
-        if (sorted.length == 0) {
+    synchronized void admit(AnswerIds sorted) throws BadAnswerException {
+        if (sorted.count() == 0) {
             return;
         }
-        for (long[] earlier : answers) {
+        for (AnswerIds earlier : answers) {
             int shared = firstShared(sorted, earlier);
             if (shared >= 0) {
-                throw new BadAnswerException("repeated", "ID " + sorted[shared] + " was in an answer accepted "
-                        + "before (" + earlier.length + " IDs, " + earlier[0] + " to " + earlier[earlier.length - 1]
-                        + ")");
+                throw new BadAnswerException("repeated", "ID " + sorted.get(shared) + " was in an answer accepted "
+                        + "before (" + earlier + ")");
             }
         }
         answers.addLast(sorted);
-        held += sorted.length;
+        held += sorted.count();
         while (answers.size() > LEAST_ANSWERS && held - sizeOfLast(LEAST_ANSWERS) > mostIds) {
-            held -= answers.removeFirst().length;
+            held -= answers.removeFirst().count();
         }
     }
 
@@ -57,23 +56,28 @@ final class RecentAnswers {
         long size = 0;
         int seen = 0;
         for (var it = answers.descendingIterator(); it.hasNext() && seen < count; seen++) {
-            size += it.next().length;
+            size += it.next().count();
         }
         return size;
     }
 
     /** The index in {@code a} of the first ID also in {@code b}, or -1; both sorted. */
-    static int firstShared(long[] a, long[] b) {
-        if (a.length == 0 || b.length == 0 || a[a.length - 1] < b[0] || b[b.length - 1] < a[0]) {
+    static int firstShared(AnswerIds a, AnswerIds b) {
+        if (a.count() == 0 || b.count() == 0 || a.last() < b.first() || b.last() < a.first()) {
             return -1; // the usual case for ordered IDs: apart
+        }
+        if (a.isRun() && b.isRun()) {
+            return (int) (Math.max(a.first(), b.first()) - a.first()); // two runs that overlap
         }
         int i = 0;
         int j = 0;
-        while (i < a.length && j < b.length) {
-            if (a[i] == b[j]) {
+        while (i < a.count() && j < b.count()) {
+            long x = a.get(i);
+            long y = b.get(j);
+            if (x == y) {
                 return i;
             }
-            if (a[i] < b[j]) {
+            if (x < y) {
                 i++;
             } else {
                 j++;

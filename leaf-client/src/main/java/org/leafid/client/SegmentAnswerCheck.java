@@ -27,7 +27,7 @@ final class SegmentAnswerCheck implements AnswerCheck {
         long floor = served.getAsLong();
         return ids -> {
             IdRules.increasing(ids);
-            if (ids.length > 0 && ids[ids.length - 1] <= 0) {
+            if (ids.count() > 0 && ids.last() <= 0) {
                 IdRules.positive(ids);
             }
             IdRules.reachesAbove(ids, floor, "which this client has served already (was the leaf_alloc row set back?)");

@@ -32,7 +32,7 @@ final class ShardAnswerCheck implements AnswerCheck {
     public Judge before(String server) {
         return ids -> {
             IdRules.positive(ids);
-            for (long id : ids) {
+            for (long id : ids.toArray()) {
                 if ((id & APP_MASK) != appId) {
                     throw new BadAnswerException("app", "ID " + id + " is of app " + (id & APP_MASK) + ", not "
                             + appId);

@@ -16,15 +16,15 @@ class AnswerChecksTest {
         SnowflakeAnswerCheck check = new SnowflakeAnswerCheck(served::get);
         AnswerCheck.Judge first = check.before("http://a");
         AnswerCheck.Judge second = check.before("http://a");
-        second.accept(new long[] {201, 202});
-        assertThatCode(() -> first.accept(new long[] {101, 102})).as("a later answer overtaken")
+        second.accept(ids(201, 202));
+        assertThatCode(() -> first.accept(ids(101, 102))).as("a later answer overtaken")
                 .doesNotThrowAnyException();
 
         // Two more in flight, both judged against the same floor, each starting at the other's last ID.
         AnswerCheck.Judge third = check.before("http://a");
         AnswerCheck.Judge fourth = check.before("http://a");
-        fourth.accept(new long[] {400, 401});
-        assertThatThrownBy(() -> third.accept(new long[] {300, 400}))
+        fourth.accept(ids(400, 401));
+        assertThatThrownBy(() -> third.accept(ids(300, 400)))
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "repeated"));
     }
 
@@ -32,13 +32,13 @@ class AnswerChecksTest {
     void aSnowflakeFloorIsTheLargestServedWhicheverServerAnswers() {
         AtomicLong served = new AtomicLong(1_000);
         SnowflakeAnswerCheck check = new SnowflakeAnswerCheck(served::get);
-        assertThatThrownBy(() -> check.before("http://b").accept(new long[] {900, 1_000}))
+        assertThatThrownBy(() -> check.before("http://b").accept(ids(900, 1_000)))
                 .as("another server replaying what was served").isInstanceOfSatisfying(BadAnswerException.class,
                         e -> checkIs(e, "behind"));
-        assertThatCode(() -> check.before("http://b").accept(new long[] {999, 1_001}))
+        assertThatCode(() -> check.before("http://b").accept(ids(999, 1_001)))
                 .as("a server whose IDs interleave with the last one's: served from above the mark")
                 .doesNotThrowAnyException();
-        assertThatThrownBy(() -> check.before("http://c").accept(new long[] {1_001, 1_002}))
+        assertThatThrownBy(() -> check.before("http://c").accept(ids(1_001, 1_002)))
                 .as("a replay of an answer accepted from another server")
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "repeated"));
     }
@@ -48,9 +48,9 @@ class AnswerChecksTest {
         ShardAnswerCheck check = new ShardAnswerCheck(56, 5);
         long[] x = {9L << 14 | 5 << 8 | 56, 10L << 14 | 5 << 8 | 56};
         long[] y = {20L << 14 | 5 << 8 | 56, 21L << 14 | 5 << 8 | 56};
-        check.before("http://a").accept(x);
-        check.before("http://a").accept(y);
-        assertThatThrownBy(() -> check.before("http://b").accept(x.clone()))
+        check.before("http://a").accept(AnswerIds.of(x));
+        check.before("http://a").accept(AnswerIds.of(y));
+        assertThatThrownBy(() -> check.before("http://b").accept(AnswerIds.of(x.clone())))
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "repeated"));
     }
 
@@ -58,20 +58,53 @@ class AnswerChecksTest {
     void aSegmentAnswerStartingBelowWhatWasServedPassesWhenItReachesAboveAndIsBehindWhenNot() {
         AtomicLong served = new AtomicLong(1_000);
         SegmentAnswerCheck check = new SegmentAnswerCheck(served::get);
-        assertThatCode(() -> check.before("http://a").accept(new long[] {999, 1_000, 1_001}))
+        assertThatCode(() -> check.before("http://a").accept(ids(999, 1_000, 1_001)))
                 .as("a server on an older block after a failover").doesNotThrowAnyException();
-        assertThatThrownBy(() -> check.before("http://a").accept(new long[] {999, 1_000}))
+        assertThatThrownBy(() -> check.before("http://a").accept(ids(999, 1_000)))
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "behind"));
-        assertThatThrownBy(() -> check.before("http://a").accept(new long[] {2_000, 2_000}))
+        assertThatThrownBy(() -> check.before("http://a").accept(ids(2_000, 2_000)))
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "increasing"));
+    }
+
+    @Test
+    void aSegmentAnswerAsOneRunIsJudgedAsItsIdsWouldBe() throws Exception {
+        AtomicLong served = new AtomicLong(1_000);
+        SegmentAnswerCheck check = new SegmentAnswerCheck(served::get);
+        assertThatThrownBy(() -> check.before("http://a").accept(AnswerIds.run(901, 100)))
+                .as("a run wholly at or below what was served").isInstanceOfSatisfying(BadAnswerException.class,
+                        e -> checkIs(e, "behind"));
+        check.before("http://a").accept(AnswerIds.run(951, 100)); // 951 to 1,050: reaches above
+        assertThatThrownBy(() -> check.before("http://b").accept(AnswerIds.run(1_050, 100)))
+                .as("a run sharing its first ID with the last one accepted")
+                .isInstanceOfSatisfying(BadAnswerException.class, e -> {
+                    checkIs(e, "repeated");
+                    assertThat(e.getMessage()).contains("ID 1050 ", "951 to 1050");
+                });
+        assertThatThrownBy(() -> check.before("http://b").accept(ids(1_049, 1_060, 1_061)))
+                .as("IDs one per line inside the run accepted").isInstanceOfSatisfying(BadAnswerException.class,
+                        e -> checkIs(e, "repeated"));
+        assertThatCode(() -> check.before("http://b").accept(AnswerIds.run(1_051, 100)))
+                .as("the run right after it").doesNotThrowAnyException();
+    }
+
+    @Test
+    void aRunIsServedFromAboveTheMarkAsAnArrayOfTheSameIdsIs() {
+        long[] array = {11, 12, 13, 14, 15};
+        AnswerIds run = AnswerIds.run(11, 5);
+        for (long floor : new long[] {0, 10, 11, 13, 14, 15, 99}) {
+            assertThat(run.firstAbove(floor)).as("above %d", floor).isEqualTo(AnswerIds.of(array).firstAbove(floor));
+        }
+        assertThat(run.toArray()).containsExactly(array);
+        assertThat(run.last()).isEqualTo(15);
+        assertThatThrownBy(() -> AnswerIds.run(Long.MAX_VALUE, 2)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void aSegmentTagsFirstIdZeroPassesWithTheRestAndAnAnswerOfZeroAloneIsRefused() {
         SegmentAnswerCheck check = new SegmentAnswerCheck(() -> 0);
-        assertThatCode(() -> check.before("http://a").accept(new long[] {0, 1, 2}))
+        assertThatCode(() -> check.before("http://a").accept(ids(0, 1, 2)))
                 .as("max_id 0 in leaf_alloc: a real server's first ID is 0").doesNotThrowAnyException();
-        assertThatThrownBy(() -> check.before("http://a").accept(new long[] {0}))
+        assertThatThrownBy(() -> check.before("http://a").accept(ids(0)))
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "positive"));
     }
 
@@ -80,14 +113,14 @@ class AnswerChecksTest {
         int shard = 5;
         ShardAnswerCheck check = new ShardAnswerCheck(56, shard);
         long good = 9L << 14 | shard << 8 | 56;
-        assertThatCode(() -> check.before("http://a").accept(new long[] {good})).doesNotThrowAnyException();
-        assertThatThrownBy(() -> check.before("http://a").accept(new long[] {good + 1}))
+        assertThatCode(() -> check.before("http://a").accept(ids(good))).doesNotThrowAnyException();
+        assertThatThrownBy(() -> check.before("http://a").accept(ids(good + 1)))
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "app"));
-        assertThatThrownBy(() -> check.before("http://a").accept(new long[] {good + (1 << 8)}))
+        assertThatThrownBy(() -> check.before("http://a").accept(ids(good + (1 << 8))))
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "shard"));
-        assertThatThrownBy(() -> check.before("http://a").accept(new long[] {good}))
+        assertThatThrownBy(() -> check.before("http://a").accept(ids(good)))
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "repeated"));
-        assertThatThrownBy(() -> check.before("http://a").accept(new long[] {0}))
+        assertThatThrownBy(() -> check.before("http://a").accept(ids(0)))
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "positive"));
     }
 
@@ -95,23 +128,27 @@ class AnswerChecksTest {
     void recentAnswersKeepTheLastFourAlwaysAndOlderOnesWithinTheirBound() throws Exception {
         RecentAnswers ordered = new RecentAnswers(0);
         for (long first = 1; first <= 501; first += 100) {
-            ordered.admit(new long[] {first, first + 99});
+            ordered.admit(ids(first, first + 99));
         }
-        assertThatThrownBy(() -> ordered.admit(new long[] {300})).as("the last four are kept")
+        assertThatThrownBy(() -> ordered.admit(ids(300))).as("the last four are kept")
                 .isInstanceOfSatisfying(BadAnswerException.class, e -> checkIs(e, "repeated"));
-        assertThatCode(() -> ordered.admit(new long[] {100})).as("the first two answers are no longer")
+        assertThatCode(() -> ordered.admit(ids(100))).as("the first two answers are no longer")
                 .doesNotThrowAnyException();
 
         RecentAnswers bounded = new RecentAnswers(4);
         for (long first = 1; first <= 701; first += 100) {
-            bounded.admit(new long[] {first, first + 1});
+            bounded.admit(ids(first, first + 1));
         }
         // Eight answers of two IDs: the last four, and two more within the bound of four IDs.
-        assertThatThrownBy(() -> bounded.admit(new long[] {201})).isInstanceOf(BadAnswerException.class);
-        assertThatCode(() -> bounded.admit(new long[] {101})).doesNotThrowAnyException();
+        assertThatThrownBy(() -> bounded.admit(ids(201))).isInstanceOf(BadAnswerException.class);
+        assertThatCode(() -> bounded.admit(ids(101))).doesNotThrowAnyException();
     }
 
     private static void checkIs(BadAnswerException e, String check) {
         assertThat(e.check()).isEqualTo(check);
+    }
+
+    private static AnswerIds ids(long... ids) {
+        return AnswerIds.of(ids);
     }
 }

@@ -126,13 +126,13 @@ class PrefetchBufferTest {
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-                return range(101, 200);
+                return AnswerIds.of(range(101, 200));
             }
             if (call == 3) {
                 higherDelivered.countDown();
-                return range(201, 300);
+                return AnswerIds.run(201, 100);
             }
-            return call == 1 ? range(1, 100) : range(call * 100L + 1, call * 100L + 100);
+            return AnswerIds.of(call == 1 ? range(1, 100) : range(call * 100L + 1, call * 100L + 100));
         };
         PrefetchBuffer buffer = buffer(source, true, 100); // the first batch is the largest
         long[] first = buffer.nextIds(50);
@@ -169,8 +169,8 @@ class PrefetchBufferTest {
                 ids = call == 1 ? range(1, 100) : range(call * 1000L + 1, call * 1000L + 100);
             }
             try {
-                judge.accept(ids);
-                return ids;
+                judge.accept(AnswerIds.of(ids));
+                return AnswerIds.of(ids);
             } catch (BadAnswerException e) {
                 refused.add(e.check());
                 throw new ServersUnavailableException(e.getMessage(), System.nanoTime(), e);
@@ -302,13 +302,13 @@ class PrefetchBufferTest {
         final AtomicInteger failuresLeft = new AtomicInteger();
 
         @Override
-        public long[] fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException {
+        public AnswerIds fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException {
             fetches.incrementAndGet();
             if (failuresLeft.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
                 throw new ServersUnavailableException("down", System.nanoTime(), null);
             }
             long first = next.getAndAdd(count);
-            return range(first, first + count - 1);
+            return AnswerIds.of(range(first, first + count - 1));
         }
 
         long issued() {
@@ -325,12 +325,12 @@ class PrefetchBufferTest {
         }
 
         @Override
-        public long[] fetch(String path, int count, AnswerCheck check) {
+        public AnswerIds fetch(String path, int count, AnswerCheck check) {
             long[] batch = batches.poll();
             if (batch == null) {
                 throw LeafRequestException.of(404, "urn:leaf:problem:unknown-tag", "no such tag", null);
             }
-            return batch;
+            return AnswerIds.of(batch);
         }
     }
 }
