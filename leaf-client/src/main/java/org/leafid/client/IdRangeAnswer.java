@@ -2,6 +2,7 @@ package org.leafid.client;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.leafid.core.segment.IdRanges;
 
 /**
  * Parses a batch answered as ranges ({@value #MEDIA_TYPE}): {@code {"count":N,"ranges":[["first","last"],...]}},
@@ -119,22 +120,7 @@ final class IdRangeAnswer {
             throw new BadAnswerException("count", "the runs hold " + filled + " IDs of the " + expected + " asked for");
         }
         return new Parsed(ranges == 1 && stride == 1 ? AnswerIds.run(bounds[0], expected)
-                : AnswerIds.of(written(bounds, ranges, stride)), ranges);
-    }
-
-    /** Every ID of the runs, in order: several runs, or runs with a stride, are served from an array. */
-    private long[] written(long[] bounds, int ranges, long stride) {
-        long[] ids = new long[expected];
-        int at = 0;
-        for (int i = 0; i < ranges; i++) {
-            long first = bounds[2 * i];
-            int size = (int) ((bounds[2 * i + 1] - first) / stride + 1);
-            for (int k = 0; k < size; k++) {
-                ids[at + k] = first + k * stride;
-            }
-            at += size;
-        }
-        return ids;
+                : AnswerIds.of(IdRanges.ofRuns(bounds, ranges, stride).toArray()), ranges);
     }
 
     /** The name of the next member, without reading past it: "" when there is none. */

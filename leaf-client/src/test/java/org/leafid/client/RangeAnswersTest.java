@@ -1,15 +1,15 @@
 package org.leafid.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.leafid.client.BadServerAssertions.assertAllValidAndDistinct;
+import static org.leafid.client.BadServerAssertions.assertIncreasing;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -252,33 +252,7 @@ class RangeAnswersTest {
         return registry.find(meter).counters().stream().mapToDouble(Counter::count).sum();
     }
 
-    private static void assertAllValidAndDistinct(long[] ids, LongPredicate valid) {
-        assertThat(Arrays.stream(ids).filter(valid.negate()).limit(5).toArray()).as("IDs that are not valid")
-                .isEmpty();
-        assertThat(Arrays.stream(ids).distinct().count()).as("distinct IDs").isEqualTo(ids.length);
-    }
-
-    private static void assertIncreasing(long[] ids) {
-        for (int i = 1; i < ids.length; i++) {
-            assertThat(ids[i]).as("segment IDs increase").isGreaterThan(ids[i - 1]);
-        }
-    }
-
-    /** @param checks the checks that may catch it: at least one of them counted, and the last failure one of them */
     private void assertBadServerCaughtBy(String... checks) {
-        double counted = 0;
-        for (String check : checks) {
-            Counter counter = registry.find("leaf.client.bad.answers").tag("server", bad.url()).tag("check", check)
-                    .counter();
-            counted += counter == null ? 0 : counter.count();
-        }
-        assertThat(counted).as("leaf_client_bad_answers_total{check in %s}", List.of(checks))
-                .isGreaterThanOrEqualTo(1);
-        ServerState state = leaf.servers().get(0);
-        assertThat(state.url()).isEqualTo(bad.url());
-        assertThat(List.of(checks)).anySatisfy(check ->
-                assertThat(state.lastFailure()).contains("bad answer, check " + check));
-        assertThat(registry.find("leaf.client.bad.answers").tag("server", good.url()).counter())
-                .as("the good server passes every check").isNull();
+        BadServerAssertions.assertBadServerCaughtBy(registry, leaf, bad.url(), good.url(), checks);
     }
 }

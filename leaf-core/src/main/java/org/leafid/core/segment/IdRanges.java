@@ -48,6 +48,33 @@ public final class IdRanges {
         return new IdRanges(bounds, ranges, ids.length, stride);
     }
 
+    /**
+     * The runs {@code [bounds[2i], bounds[2i+1]]} for i below {@code ranges}, each stepping by
+     * {@code stride}, as an answer read them: for one that holds them to write its IDs out.
+     *
+     * @throws IllegalArgumentException when a run ends before it starts, is not whole steps, or the
+     *     runs hold more than 2^31-1 IDs
+     */
+    public static IdRanges ofRuns(long[] bounds, int ranges, long stride) {
+        if (stride < 1) {
+            throw new IllegalArgumentException("stride must be at least 1: " + stride);
+        }
+        long count = 0;
+        for (int i = 0; i < ranges; i++) {
+            long first = bounds[2 * i];
+            long last = bounds[2 * i + 1];
+            if (last < first || (last - first) % stride != 0) {
+                throw new IllegalArgumentException("run " + i + " from " + first + " to " + last
+                        + " is not whole steps of " + stride);
+            }
+            count += (last - first) / stride + 1;
+            if (count > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("the runs hold more than 2^31-1 IDs");
+            }
+        }
+        return new IdRanges(Arrays.copyOf(bounds, 2 * ranges), ranges, (int) count, stride);
+    }
+
     /** What the IDs of a run step by: 1 for consecutive numbers. */
     public long stride() {
         return stride;
