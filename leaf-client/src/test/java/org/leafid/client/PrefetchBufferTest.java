@@ -35,8 +35,20 @@ class PrefetchBufferTest {
 
     @Test
     void eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing() throws Exception {
-        CountingSource source = new CountingSource();
-        PrefetchBuffer buffer = buffer(source, true, 1000);
+        eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(new CountingSource(false), 1000);
+    }
+
+    @Test
+    void eightThreadsClaimingManyIdsAtATimeFromRunsTakeEveryIdOnceAndEachSeesThemIncreasing() throws Exception {
+        // Batches up to 100,000 let a thread claim up to 64 IDs at a time; each answer is one run, never an array.
+        CountingSource source = new CountingSource(true);
+        eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(source, 100_000);
+        assertThat(source.largestAsked.get()).as("batches large enough for claims of 64").isGreaterThanOrEqualTo(65_536);
+    }
+
+    private void eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(CountingSource source, int maxBatch)
+            throws Exception {
+        PrefetchBuffer buffer = buffer(source, true, maxBatch);
         int threads = 8;
         int perThread = 250_000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -297,9 +309,12 @@ class PrefetchBufferTest {
 
     /** Consecutive numbers from 1, as a segment server hands them out; optionally failing first. */
     private static final class CountingSource implements BatchSource {
+        /** Whether an answer is one run, as ranges are read, or an array, as lines are. */
+        private final boolean runs;
         final AtomicLong next = new AtomicLong(1);
         final AtomicInteger fetches = new AtomicInteger();
         final AtomicInteger failuresLeft = new AtomicInteger();
+        final AtomicInteger largestAsked = new AtomicInteger();
 
         @Override
         public AnswerIds fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException {
@@ -307,8 +322,17 @@ class PrefetchBufferTest {
             if (failuresLeft.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
                 throw new ServersUnavailableException("down", System.nanoTime(), null);
             }
+            largestAsked.accumulateAndGet(count, Math::max);
             long first = next.getAndAdd(count);
-            return AnswerIds.of(range(first, first + count - 1));
+            return runs ? AnswerIds.run(first, count) : AnswerIds.of(range(first, first + count - 1));
+        }
+
+        CountingSource(boolean runs) {
+            this.runs = runs;
+        }
+
+        CountingSource() {
+            this(false);
         }
 
         long issued() {

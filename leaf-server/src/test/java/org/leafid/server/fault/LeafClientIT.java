@@ -101,7 +101,10 @@ class LeafClientIT {
     @Test
     @Order(2)
     void eightThreadsTakeAMillionSegmentIdsEachWithoutADuplicate() throws Exception {
-        try (LeafClient leaf = client(Duration.ofSeconds(30))) {
+        // Batches up to 100,000, as ranges: each thread claims up to 64 IDs at a time, an answer of one run is
+        // served as a run, one across two blocks (of 100,000 each) as an array.
+        try (LeafClient leaf = LeafClient.builder().servers("http://127.0.0.1:" + one.port(),
+                "http://127.0.0.1:" + two.port()).maxWait(Duration.ofSeconds(30)).maxBatch(100_000).build()) {
             IdSource source = leaf.segment(tag);
             long[][] ids = take(THREADS, PER_THREAD, thread -> source::nextId);
             for (long[] own : ids) {
@@ -251,7 +254,7 @@ class LeafClientIT {
 
     private ServerProcess server(String name, int workerId) {
         List<String> arguments = new ArrayList<>(List.of("--leaf.name=" + runId, "--leaf.snowflake.ip=127.0.0.1",
-                "--leaf.snowflake.local.worker-id=" + workerId, "--leaf.shard.enable=true"));
+                "--leaf.snowflake.local.worker-id=" + workerId, "--leaf.shard.enable=true", "--leaf.max-batch=100000"));
         arguments.addAll(database.serverArguments(database.url()));
         return fleet.server(name, arguments, database.serverEnvironment());
     }
