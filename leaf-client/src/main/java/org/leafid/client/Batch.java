@@ -11,6 +11,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Batch {
 
+    /**
+     * Which of its buffer's batches this is, counted from 1 (0 for an empty one): what a thread's claim
+     * names its batch by, so that a claim never keeps a spent batch, and its array, from being collected.
+     */
+    final long serial;
     final AnswerIds answer;
     /** The answer's array, or null for a run: read on every ID, so kept here, one load away. */
     private final long[] ids;
@@ -25,7 +30,8 @@ final class Batch {
      */
     final int mostPerClaim;
 
-    Batch(AnswerIds answer, int start, double prefetchThreshold) {
+    Batch(long serial, AnswerIds answer, int start, double prefetchThreshold) {
+        this.serial = serial;
         this.answer = answer;
         this.ids = answer.arrayOrNull();
         this.first = answer.count() == 0 ? 0 : answer.first();
@@ -37,7 +43,7 @@ final class Batch {
     }
 
     static Batch empty() {
-        return new Batch(AnswerIds.of(new long[0]), 0, 0);
+        return new Batch(0, AnswerIds.of(new long[0]), 0, 0);
     }
 
     /** The ID at {@code index}, 0 to length-1. */

@@ -70,6 +70,8 @@ final class PrefetchBuffer implements IdSource {
      */
     private volatile long largestServed;
     private boolean closed;
+    /** The batches made so far, for their serials; guarded by lock. */
+    private long batches;
 
     /**
      * @param increasing whether the mode's IDs are ordered (segment, snowflake): served only above the
@@ -98,7 +100,7 @@ final class PrefetchBuffer implements IdSource {
     public long nextId() {
         Claim claim = claims.get();
         Batch batch = current;
-        if (claim.batch == batch && claim.next < claim.end) {
+        if (claim.serial == batch.serial && claim.next < claim.end) {
             return batch.id(claim.next++);
         }
         long deadline = 0;
@@ -123,7 +125,7 @@ final class PrefetchBuffer implements IdSource {
         int filled = 0;
         Batch batch = current;
         Claim claim = claims.get();
-        if (claim.batch == batch && claim.next < claim.end) {
+        if (claim.serial == batch.serial && claim.next < claim.end) {
             // What this thread claimed first: its IDs are below the batch's cursor, and a thread's IDs increase.
             filled = Math.min(n, claim.end - claim.next);
             batch.copy(claim.next, out, 0, filled);
@@ -160,7 +162,7 @@ final class PrefetchBuffer implements IdSource {
      */
     private int claim(Batch batch, Claim claim) {
         int length = batch.length;
-        int size = claim.batch == batch ? claim.size : 1;
+        int size = claim.serial == batch.serial ? claim.size : 1;
         while (true) {
             int start = batch.cursor.get();
             if (start >= length) {
@@ -171,7 +173,7 @@ final class PrefetchBuffer implements IdSource {
                 if (start <= batch.prefetchAt && batch.prefetchAt < end) {
                     startFetch();
                 }
-                claim.batch = batch;
+                claim.serial = batch.serial;
                 claim.next = start + 1;
                 claim.end = end;
                 claim.size = Math.min(MOST_PER_CLAIM, size * 2);
@@ -271,7 +273,7 @@ final class PrefetchBuffer implements IdSource {
                     largestServed);
         }
         largestServed = ids.last();
-        return start == 0 ? batch : new Batch(ids, start, prefetchThreshold);
+        return start == 0 ? batch : new Batch(++batches, ids, start, prefetchThreshold);
     }
 
     private LeafUnavailableException unavailable() {
@@ -353,7 +355,7 @@ final class PrefetchBuffer implements IdSource {
             if (closed) {
                 return;
             }
-            Batch batch = new Batch(ids, 0, prefetchThreshold);
+            Batch batch = new Batch(++batches, ids, 0, prefetchThreshold);
             int at = ready.size();
             if (increasing) { // sorted by first ID: an answer overtaken by a later one is not lost
                 while (at > 0 && ready.get(at - 1).answer.first() > ids.first()) {
@@ -396,7 +398,8 @@ final class PrefetchBuffer implements IdSource {
      */
     private static final class Claim {
 
-        Batch batch = Batch.empty();
+        /** The serial of the batch claimed from, not the batch: a spent batch's array is not kept alive by a claim. */
+        long serial = -1;
         int next;
         int end;
         int size = 1;
