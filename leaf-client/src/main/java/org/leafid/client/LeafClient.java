@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * <p>Guarantees: every ID was issued by a server, in a complete answer that passed the checks of
  * its mode (the count, every ID positive, the app and shard, the order; see the package
  * documentation); no ID is handed out twice by one client; a segment tag's IDs, and the snowflake
- * IDs, increase within one client. Thread-safe.
+ * IDs, increase in each thread (across threads, in the order claimed: a thread claims up to 64 at a
+ * time). Thread-safe.
  */
 public final class LeafClient implements AutoCloseable {
 
@@ -83,7 +84,7 @@ public final class LeafClient implements AutoCloseable {
         return new Builder();
     }
 
-    /** The IDs of a segment tag (a {@code leaf_alloc} row); they increase within this client. */
+    /** The IDs of a segment tag (a {@code leaf_alloc} row); they increase in each thread of this client. */
     public IdSource segment(String tag) {
         checkKey("tag", tag);
         return segments.computeIfAbsent(tag,

@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
  * The double buffer of one source (a tag, snowflake, an app's shard): the batch being served and
  * the batches fetched after it.
  *
- * <p>Fast path, no lock and no shared write: the next index of this thread's {@link Claim} of the
- * current batch. Otherwise a new claim, one compare-and-set on the batch's cursor: indexes claimed
- * are IDs nobody else gets; the claimer of {@code prefetchAt} starts the fetch of the next batch.
+ * <p>Fast path, no lock and no shared write: the next ID of this thread's {@link Claim}. Otherwise
+ * a new claim, one compare-and-set on the current batch's cursor: indexes claimed are IDs nobody else
+ * gets; the claimer of {@code prefetchAt} starts the fetch of the next batch.
  * Slow path, under the lock, only when the batch is spent: make the next fetched batch current, or
  * start a fetch and wait for one up to the bound.
  *
@@ -30,14 +30,14 @@ import org.slf4j.LoggerFactory;
  * ordered modes (segment tags, snowflake) the fetched batches wait sorted by their first ID, and a
  * batch becoming current starts after the largest ID of those before it: IDs not above it (another
  * server still on an older block after a failover, a server replaying what another gave, or a later
- * answer overtaken by an earlier one) are never served, so the client's IDs of a tag, and its
+ * answer overtaken by an earlier one) are never served, so each thread's IDs of a tag, and its
  * snowflake IDs, only increase. An answer with no ID above that mark never gets here: the check
  * refuses it as the server's failure ({@link SegmentAnswerCheck}, {@link SnowflakeAnswerCheck}).
  */
 final class PrefetchBuffer implements IdSource {
 
     private static final Logger log = LoggerFactory.getLogger(PrefetchBuffer.class);
-    /** The most indexes one thread claims at a time, when threads contend for a batch; see {@link Claim}. */
+    /** The most IDs one thread claims at a time; see {@link Claim}. */
     static final int MOST_PER_CLAIM = 64;
     /** The shortest pause before a fetch is tried again after every server failed. */
     private static final long SHORTEST_RETRY_NANOS = Duration.ofMillis(20).toNanos();
@@ -55,13 +55,13 @@ final class PrefetchBuffer implements IdSource {
     private final ClientMeters meters;
 
     private volatile Batch current = Batch.empty();
-    /** Each thread's indexes of the current batch, claimed and not yet served; see {@link Claim}. */
+    /** Each thread's IDs claimed and not yet served; see {@link Claim}. */
     private final ThreadLocal<Claim> claims = ThreadLocal.withInitial(Claim::new);
     private final AtomicInteger ahead = new AtomicInteger();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Fetched batches not yet current, in the order they are to be served; guarded by lock, as below. */
-    private final List<Batch> ready = new ArrayList<>();
+    private final List<AnswerIds> ready = new ArrayList<>();
     private LeafRequestException refusal;
     private Exception lastFailure;
     /**
@@ -70,7 +70,7 @@ final class PrefetchBuffer implements IdSource {
      */
     private volatile long largestServed;
     private boolean closed;
-    /** The batches made so far, for their serials; guarded by lock. */
+    /** The batches made current so far, for their serials; guarded by lock. */
     private long batches;
 
     /**
@@ -99,21 +99,18 @@ final class PrefetchBuffer implements IdSource {
     @Override
     public long nextId() {
         Claim claim = claims.get();
-        Batch batch = current;
-        if (claim.serial == batch.serial && claim.next < claim.end) {
-            return batch.id(claim.next++);
+        if (claim.next < claim.end && claim.serial >= current.serial - 1) {
+            return claim.ids[claim.next++];
         }
+        Batch batch = current;
         long deadline = 0;
-        while (true) {
-            int index = claim(batch, claim);
-            if (index >= 0) {
-                return batch.id(index);
-            }
+        while (!claim(batch, claim)) {
             if (deadline == 0) {
                 deadline = nanos.getAsLong() + maxWaitNanos;
             }
             batch = advance(deadline);
         }
+        return claim.ids[claim.next++];
     }
 
     @Override
@@ -125,27 +122,25 @@ final class PrefetchBuffer implements IdSource {
         int filled = 0;
         Batch batch = current;
         Claim claim = claims.get();
-        if (claim.serial == batch.serial && claim.next < claim.end) {
+        if (claim.next < claim.end && claim.serial >= batch.serial - 1) {
             // What this thread claimed first: its IDs are below the batch's cursor, and a thread's IDs increase.
             filled = Math.min(n, claim.end - claim.next);
-            batch.copy(claim.next, out, 0, filled);
+            System.arraycopy(claim.ids, claim.next, out, 0, filled);
             claim.next += filled;
         }
         long deadline = 0;
         while (filled < n) {
-            int want = n - filled;
-            // A spent batch is not added to: its cursor must not wrap around past Integer.MAX_VALUE.
-            int start = batch.cursor.get() < batch.length ? batch.cursor.getAndAdd(want) : batch.length;
-            int end = (int) Math.min(batch.length, (long) start + want);
-            if (start < end) {
-                batch.copy(start, out, filled, end - start);
-                filled += end - start;
-                if (start <= batch.prefetchAt && batch.prefetchAt < end) {
-                    startFetch();
+            int start = batch.cursor.get();
+            if (start < batch.length) {
+                int end = (int) Math.min(batch.length, (long) start + (n - filled));
+                if (batch.cursor.compareAndSet(start, end)) {
+                    batch.copy(start, out, filled, end - start);
+                    filled += end - start;
+                    if (start <= batch.prefetchAt && batch.prefetchAt < end) {
+                        startFetch();
+                    }
                 }
-            }
-            if (filled == n) {
-                return out;
+                continue;
             }
             if (deadline == 0) {
                 deadline = nanos.getAsLong() + maxWaitNanos;
@@ -156,28 +151,37 @@ final class PrefetchBuffer implements IdSource {
     }
 
     /**
-     * Claims the next indexes of {@code batch} for this thread and returns the first, the rest kept
-     * in {@code claim}; -1 when the batch is spent. A thread's first claim of a batch is one index,
-     * each next one twice the one before, up to the batch's {@code mostPerClaim}.
+     * Claims the next IDs of {@code batch} for this thread into {@code claim}; false when the batch
+     * is spent. One ID at a time until the thread has taken {@value #MOST_PER_CLAIM} that way, then
+     * twice as many at each claim, up to the batch's {@code mostPerClaim}; back to one at a time
+     * after the thread took nothing during a whole batch.
      */
-    private int claim(Batch batch, Claim claim) {
-        int length = batch.length;
-        int size = claim.serial == batch.serial ? claim.size : 1;
+    private boolean claim(Batch batch, Claim claim) {
+        if (claim.serial < batch.serial - 1) {
+            claim.single = 0;
+            claim.size = 1;
+        }
+        int size = claim.single < MOST_PER_CLAIM ? 1 : Math.min(claim.size, batch.mostPerClaim);
         while (true) {
             int start = batch.cursor.get();
-            if (start >= length) {
-                return -1;
+            if (start >= batch.length) {
+                return false;
             }
-            int end = start + Math.min(length - start, Math.min(size, batch.mostPerClaim));
+            int end = start + Math.min(batch.length - start, size);
             if (batch.cursor.compareAndSet(start, end)) {
                 if (start <= batch.prefetchAt && batch.prefetchAt < end) {
                     startFetch();
                 }
+                batch.copy(start, claim.ids, 0, end - start);
+                claim.next = 0;
+                claim.end = end - start;
                 claim.serial = batch.serial;
-                claim.next = start + 1;
-                claim.end = end;
-                claim.size = Math.min(MOST_PER_CLAIM, size * 2);
-                return start;
+                if (claim.single < MOST_PER_CLAIM) {
+                    claim.single++;
+                } else {
+                    claim.size = Math.min(MOST_PER_CLAIM, size * 2);
+                }
+                return true;
             }
         }
     }
@@ -187,8 +191,8 @@ final class PrefetchBuffer implements IdSource {
         lock.lock();
         try {
             int count = current.remaining();
-            for (Batch batch : ready) {
-                count += batch.remaining();
+            for (AnswerIds fetched : ready) {
+                count += fetched.count();
             }
             return count;
         } finally {
@@ -201,7 +205,7 @@ final class PrefetchBuffer implements IdSource {
         lock.lock();
         try {
             closed = true;
-            current = Batch.empty();
+            current = Batch.closed();
             ready.clear();
             changed.signalAll();
         } finally {
@@ -221,7 +225,7 @@ final class PrefetchBuffer implements IdSource {
                     return current;
                 }
                 if (!ready.isEmpty()) {
-                    Batch fetched = ready.remove(0);
+                    AnswerIds fetched = ready.remove(0);
                     ahead.decrementAndGet();
                     if (sizer.atLargest()) {
                         startFetch(); // keep two ahead: the rate may outrun one round trip at a time
@@ -254,14 +258,13 @@ final class PrefetchBuffer implements IdSource {
     }
 
     /**
-     * The batch as it may be served (guarded by lock): in an ordered mode, from its first ID above
-     * every ID served before; null when it has none.
+     * The fetched IDs as the batch to serve next (guarded by lock), numbered after the current one:
+     * in an ordered mode, from the first ID above every ID served before; null when none is.
      */
-    private Batch usable(Batch batch) {
+    private Batch usable(AnswerIds ids) {
         if (!increasing) {
-            return batch;
+            return new Batch(++batches, ids, 0, prefetchThreshold);
         }
-        AnswerIds ids = batch.answer;
         int start = ids.firstAbove(largestServed);
         if (start == ids.count()) {
             // Passed the check, then overtaken by a batch fetched at the same time and served first.
@@ -273,7 +276,7 @@ final class PrefetchBuffer implements IdSource {
                     largestServed);
         }
         largestServed = ids.last();
-        return start == 0 ? batch : new Batch(++batches, ids, start, prefetchThreshold);
+        return new Batch(++batches, ids, start, prefetchThreshold);
     }
 
     private LeafUnavailableException unavailable() {
@@ -355,14 +358,13 @@ final class PrefetchBuffer implements IdSource {
             if (closed) {
                 return;
             }
-            Batch batch = new Batch(++batches, ids, 0, prefetchThreshold);
             int at = ready.size();
             if (increasing) { // sorted by first ID: an answer overtaken by a later one is not lost
-                while (at > 0 && ready.get(at - 1).answer.first() > ids.first()) {
+                while (at > 0 && ready.get(at - 1).first() > ids.first()) {
                     at--;
                 }
             }
-            ready.add(at, batch);
+            ready.add(at, ids);
             lastFailure = null;
             changed.signalAll();
         } finally {
@@ -386,22 +388,28 @@ final class PrefetchBuffer implements IdSource {
     }
 
     /**
-     * The indexes of one batch a thread claimed and has not served yet ({@code next} to {@code end}),
-     * and how many its next claim takes. A thread's first claim of a batch is one index, each next one
-     * twice the one before, up to the batch's {@code mostPerClaim} (at most {@value #MOST_PER_CLAIM},
-     * at most 1/1024 of the batch): threads taking IDs at full rate touch the shared cursor once per
-     * up to 64 IDs instead of once per ID (with two threads or more, that contended atomic add per ID
-     * was the whole cost of an ID), while a thread taking a few IDs per batch claims about what it
-     * takes. What a thread holds when its batch is no longer current is never served: a gap, as Leaf
-     * leaves at a restart, never a repeat; so IDs come from the current batch only (a snowflake ID is
-     * never older than its batch), and each thread's IDs increase.
+     * The IDs a thread claimed and has not served yet ({@code next} to {@code end}), copied out of
+     * their batch (so a claim keeps no batch, and no array, alive), and how the next claim is sized.
+     * A thread claims one ID at a time until it has taken {@value #MOST_PER_CLAIM} that way, then twice
+     * as many at each claim, up to 64 and at most 1/1024 of the batch: threads taking IDs at full rate
+     * touch the shared cursor once per up to 64 IDs instead of once per ID (with two threads or more,
+     * that contended atomic add per ID was the whole cost of an ID), while a thread taking a few IDs
+     * (a thread per request) claims exactly what it takes. What a thread holds is served while it comes
+     * from the current batch or the one before; older, it is never served: a gap of at most 63 IDs,
+     * left only by a thread that took 64 or more and then nothing during a whole batch, never a repeat.
+     * So each thread's IDs increase, and no ID (no snowflake timestamp) is older than the batch before
+     * the current one.
      */
     private static final class Claim {
 
-        /** The serial of the batch claimed from, not the batch: a spent batch's array is not kept alive by a claim. */
-        long serial = -1;
+        final long[] ids = new long[MOST_PER_CLAIM];
         int next;
         int end;
+        /** The serial of the batch the IDs came from; -1 before the first claim. */
+        long serial = -1;
+        /** The IDs claimed one at a time since the thread started, or last took nothing during a whole batch. */
+        int single;
+        /** The size of the next claim once past the single ones. */
         int size = 1;
     }
 }

@@ -88,6 +88,18 @@ class AnswerChecksTest {
     }
 
     @Test
+    void answersSharingAnIdAreFoundWhetherRunsOrArrays() {
+        AnswerIds run = AnswerIds.run(100, 50); // 100 to 149
+        assertThat(RecentAnswers.firstShared(AnswerIds.run(90, 20), run)).as("90 to 109: 100 at index 10")
+                .isEqualTo(10);
+        assertThat(RecentAnswers.firstShared(AnswerIds.run(120, 50), run)).as("starts inside").isZero();
+        assertThat(RecentAnswers.firstShared(AnswerIds.run(150, 5), run)).as("right after").isEqualTo(-1);
+        assertThat(RecentAnswers.firstShared(ids(99, 150, 151), run)).as("around it, sharing no ID").isEqualTo(-1);
+        assertThat(RecentAnswers.firstShared(ids(99, 149), run)).as("its last ID").isEqualTo(1);
+        assertThat(RecentAnswers.firstShared(run, ids(98, 101))).as("a run against an array").isEqualTo(1);
+    }
+
+    @Test
     void aRunIsServedFromAboveTheMarkAsAnArrayOfTheSameIdsIs() {
         long[] array = {11, 12, 13, 14, 15};
         AnswerIds run = AnswerIds.run(11, 5);

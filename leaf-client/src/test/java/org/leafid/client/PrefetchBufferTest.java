@@ -35,15 +35,13 @@ class PrefetchBufferTest {
 
     @Test
     void eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing() throws Exception {
-        eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(new CountingSource(false), 1000);
+        eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(new CountingSource(), 1000);
     }
 
     @Test
     void eightThreadsClaimingManyIdsAtATimeFromRunsTakeEveryIdOnceAndEachSeesThemIncreasing() throws Exception {
         // Batches up to 100,000 let a thread claim up to 64 IDs at a time; each answer is one run, never an array.
-        CountingSource source = new CountingSource(true);
-        eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(source, 100_000);
-        assertThat(source.largestAsked.get()).as("batches large enough for claims of 64").isGreaterThanOrEqualTo(65_536);
+        eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(CountingSource.ofRuns(100_000), 100_000);
     }
 
     private void eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(CountingSource source, int maxBatch)
@@ -213,26 +211,53 @@ class PrefetchBufferTest {
     }
 
     @Test
-    void whatAThreadClaimedIsNeverServedOnceAnotherBatchIsCurrent() throws Exception {
-        // 4,096 IDs a batch: a thread claims 1, then 2, then 4 at a time (4,096 / 1,024).
-        ScriptedSource source = new ScriptedSource(range(1, 4096), range(10_001, 14_096));
+    void threadsTakingAFewIdsEachClaimExactlyWhatTheyTakeAndLeaveNoGap() throws Exception {
+        // Batches of 100,000 allow claims of 64; a thread per call, as with a virtual thread per request.
+        PrefetchBuffer buffer = buffer(CountingSource.ofRuns(100_000), true, 100_000);
+        List<Long> taken = new ArrayList<>();
+        for (int t = 0; t < 100; t++) {
+            ExecutorService thread = Executors.newSingleThreadExecutor();
+            try {
+                long[] ids = thread.submit(() -> new long[] {buffer.nextId(), buffer.nextId(), buffer.nextIds(8)[7]})
+                        .get();
+                taken.add(ids[0]);
+                taken.add(ids[1]);
+                taken.add(ids[2]);
+            } finally {
+                thread.shutdownNow();
+            }
+        }
+        for (int t = 0; t < 100; t++) {
+            assertThat(taken.subList(3 * t, 3 * t + 3)).as("thread %d", t)
+                    .containsExactly(10L * t + 1, 10L * t + 2, 10L * t + 10);
+        }
+        assertThat(buffer.nextId()).as("no ID left behind by the 100 threads").isEqualTo(1001);
+    }
+
+    @Test
+    void aThreadsClaimIsServedInTheNextBatchButNeverAfterThat() throws Exception {
+        // 4,096 IDs a batch: claims of at most 4 (4,096 / 1,024), after the first 64 IDs one at a time.
+        ScriptedSource source = new ScriptedSource(range(1, 4096), range(10_001, 14_096), range(20_001, 24_096),
+                range(30_001, 34_096));
         PrefetchBuffer buffer = buffer(source, true, 5000);
         ExecutorService other = Executors.newSingleThreadExecutor();
         try {
-            long[] first = other.submit(() -> new long[] {buffer.nextId(), buffer.nextId(), buffer.nextId(),
-                    buffer.nextId()}).get();
-            assertThat(first).as("1; 2 and 3 claimed together; 4 of 4 to 7").containsExactly(1, 2, 3, 4);
+            long[] first = other.submit(() -> take(buffer, 68)).get();
+            assertThat(first).as("1 to 65 one at a time, 66 and 67 together, then 68 of 68 to 71")
+                    .containsExactly(range(1, 68));
 
-            long[] rest = buffer.nextIds(4096 - 7);
-            assertThat(rest[0]).as("5 to 7 are the other thread's").isEqualTo(8);
-            assertThat(rest).endsWith(4096);
-            assertThat(buffer.nextId()).as("the next batch is current").isEqualTo(10_001);
+            assertThat(buffer.nextIds(4096 - 71)).as("69 to 71 are the other thread's").startsWith(72)
+                    .endsWith(4096);
+            assertThat(buffer.nextId()).as("the second batch is current").isEqualTo(10_001);
+            assertThat(other.submit(() -> take(buffer, 4)).get())
+                    .as("what it held of the batch before, then 10,002 of 10,002 to 10,005")
+                    .containsExactly(69, 70, 71, 10_002);
 
-            long[] after = other.submit(() -> new long[] {buffer.nextId(), buffer.nextId()}).get();
-            assertThat(after).as("5 to 7 were of a batch no longer current: a gap, never served; the claims of "
-                    + "the new batch start at one again").containsExactly(10_002, 10_003);
-            assertThat(buffer.nextIds(3)).as("10,004 is the other thread's (its second claim was two)")
-                    .containsExactly(10_005, 10_006, 10_007);
+            assertThat(buffer.nextIds(4096 - 5)).startsWith(10_006).endsWith(14_096);
+            assertThat(buffer.nextIds(4096)).startsWith(20_001).endsWith(24_096);
+            assertThat(buffer.nextId()).as("the fourth batch is current").isEqualTo(30_001);
+            assertThat(other.submit(buffer::nextId).get())
+                    .as("10,003 to 10,005 came two batches before: a gap, never served").isEqualTo(30_002);
         } finally {
             other.shutdownNow();
         }
@@ -242,16 +267,15 @@ class PrefetchBufferTest {
     void aThreadsOwnClaimComesFirstInItsBatchOfIds() throws Exception {
         ScriptedSource source = new ScriptedSource(range(1, 4096));
         PrefetchBuffer buffer = buffer(source, true, 5000);
-        assertThat(new long[] {buffer.nextId(), buffer.nextId(), buffer.nextId(), buffer.nextId()})
-                .containsExactly(1, 2, 3, 4); // 5 to 7 claimed with 4
+        assertThat(take(buffer, 68)).containsExactly(range(1, 68)); // 69 to 71 claimed with 68
         ExecutorService other = Executors.newSingleThreadExecutor();
         try {
-            assertThat(other.submit(buffer::nextId).get()).isEqualTo(8);
+            assertThat(other.submit(buffer::nextId).get()).isEqualTo(72);
         } finally {
             other.shutdownNow();
         }
         assertThat(buffer.nextIds(5)).as("this thread's IDs increase: its claim first, then the batch")
-                .containsExactly(5, 6, 7, 9, 10);
+                .containsExactly(69, 70, 71, 73, 74);
     }
 
     @Test
@@ -299,6 +323,14 @@ class PrefetchBufferTest {
                 ClientMeters.NONE);
     }
 
+    private static long[] take(PrefetchBuffer buffer, int count) {
+        long[] ids = new long[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = buffer.nextId();
+        }
+        return ids;
+    }
+
     private static long[] range(long first, long last) {
         long[] ids = new long[(int) (last - first + 1)];
         for (int i = 0; i < ids.length; i++) {
@@ -307,14 +339,29 @@ class PrefetchBufferTest {
         return ids;
     }
 
-    /** Consecutive numbers from 1, as a segment server hands them out; optionally failing first. */
+    /**
+     * Consecutive numbers from 1, as a segment server hands them out; optionally failing first. Each
+     * answer is the count asked for as an array (as lines are read), or runs of one size whatever the
+     * count (as ranges are read, from a server whose batches are that large).
+     */
     private static final class CountingSource implements BatchSource {
-        /** Whether an answer is one run, as ranges are read, or an array, as lines are. */
-        private final boolean runs;
+        /** The size of every answer as a run, or 0 for arrays of the count asked. */
+        private final int runSize;
         final AtomicLong next = new AtomicLong(1);
         final AtomicInteger fetches = new AtomicInteger();
         final AtomicInteger failuresLeft = new AtomicInteger();
-        final AtomicInteger largestAsked = new AtomicInteger();
+
+        CountingSource() {
+            this(0);
+        }
+
+        private CountingSource(int runSize) {
+            this.runSize = runSize;
+        }
+
+        static CountingSource ofRuns(int size) {
+            return new CountingSource(size);
+        }
 
         @Override
         public AnswerIds fetch(String path, int count, AnswerCheck check) throws ServersUnavailableException {
@@ -322,17 +369,11 @@ class PrefetchBufferTest {
             if (failuresLeft.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
                 throw new ServersUnavailableException("down", System.nanoTime(), null);
             }
-            largestAsked.accumulateAndGet(count, Math::max);
+            if (runSize > 0) {
+                return AnswerIds.run(next.getAndAdd(runSize), runSize);
+            }
             long first = next.getAndAdd(count);
-            return runs ? AnswerIds.run(first, count) : AnswerIds.of(range(first, first + count - 1));
-        }
-
-        CountingSource(boolean runs) {
-            this.runs = runs;
-        }
-
-        CountingSource() {
-            this(false);
+            return AnswerIds.of(range(first, first + count - 1));
         }
 
         long issued() {

@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * IDs issued together, as runs of consecutive numbers: {@code [first, last]} pairs in the order they
- * were issued (runs that touch are one run). A segment batch is one run, or two when it crosses into
- * a block that does not follow the last, so a batch of any size is a few numbers to write and to send
- * instead of one per ID.
+ * were issued (runs that touch are one run, except as read by {@link #ofRuns}). A segment batch is
+ * one run, or two when it crosses into a block that does not follow the last, so a batch of any size
+ * is a few numbers to write and to send instead of one per ID.
  */
 public final class IdRanges {
 
@@ -50,10 +50,11 @@ public final class IdRanges {
 
     /**
      * The runs {@code [bounds[2i], bounds[2i+1]]} for i below {@code ranges}, each stepping by
-     * {@code stride}, as an answer read them: for one that holds them to write its IDs out.
+     * {@code stride}, as an answer read them (kept as given: runs that touch are not joined), for one
+     * that holds them to write its IDs out.
      *
-     * @throws IllegalArgumentException when a run ends before it starts, is not whole steps, or the
-     *     runs hold more than 2^31-1 IDs
+     * @throws IllegalArgumentException when a run starts below 0, ends before it starts, is not whole
+     *     steps, or the runs hold more than 2^31-1 IDs
      */
     public static IdRanges ofRuns(long[] bounds, int ranges, long stride) {
         if (stride < 1) {
@@ -63,7 +64,7 @@ public final class IdRanges {
         for (int i = 0; i < ranges; i++) {
             long first = bounds[2 * i];
             long last = bounds[2 * i + 1];
-            if (last < first || (last - first) % stride != 0) {
+            if (first < 0 || last < first || (last - first) % stride != 0) {
                 throw new IllegalArgumentException("run " + i + " from " + first + " to " + last
                         + " is not whole steps of " + stride);
             }

@@ -37,5 +37,8 @@ class IdRangesTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2^31-1");
         assertThatThrownBy(() -> IdRanges.ofRuns(new long[] {0, 5}, 1, 0))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> IdRanges.ofRuns(new long[] {-1, Long.MAX_VALUE}, 1, 1))
+                .as("a run whose length would overflow").isInstanceOf(IllegalArgumentException.class);
+        assertThat(IdRanges.ofRuns(new long[] {1, Integer.MAX_VALUE}, 1, 1).count()).isEqualTo(Integer.MAX_VALUE);
     }
 }
