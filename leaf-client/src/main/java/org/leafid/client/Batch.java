@@ -50,6 +50,22 @@ final class Batch {
         return new Batch(Long.MAX_VALUE, AnswerIds.of(new long[0]), 0, 0);
     }
 
+    /**
+     * Hands {@code count} IDs from index {@code from} on to a thread's claim: a run's as their first
+     * ID, an array's copied (a claim never holds a batch's array, which would keep it alive).
+     */
+    void claimInto(PrefetchBuffer.Claim claim, int from, int count) {
+        if (ids == null) {
+            claim.ids = null;
+            claim.first = first + from;
+        } else {
+            System.arraycopy(ids, from, claim.copied, 0, count);
+            claim.ids = claim.copied;
+        }
+        claim.next = 0;
+        claim.end = count;
+    }
+
     /** Copies the IDs from index {@code from} on into {@code out} at {@code at}. */
     void copy(int from, long[] out, int at, int count) {
         if (ids != null) {

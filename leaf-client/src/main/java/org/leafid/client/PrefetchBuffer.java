@@ -99,10 +99,13 @@ final class PrefetchBuffer implements IdSource {
     @Override
     public long nextId() {
         Claim claim = claims.get();
-        if (claim.next < claim.end && claim.serial >= current.serial - 1) {
-            return claim.ids[claim.next++];
-        }
         Batch batch = current;
+        if (claim.serial == batch.serial && claim.next < claim.end) {
+            return claim.id(claim.next++);
+        }
+        if (claim.serial == batch.serial - 1 && claim.next < claim.end) {
+            return claim.id(claim.next++); // claimed from the batch before: still served
+        }
         long deadline = 0;
         while (!claim(batch, claim)) {
             if (deadline == 0) {
@@ -110,7 +113,7 @@ final class PrefetchBuffer implements IdSource {
             }
             batch = advance(deadline);
         }
-        return claim.ids[claim.next++];
+        return claim.id(claim.next++);
     }
 
     @Override
@@ -125,7 +128,9 @@ final class PrefetchBuffer implements IdSource {
         if (claim.next < claim.end && claim.serial >= batch.serial - 1) {
             // What this thread claimed first: its IDs are below the batch's cursor, and a thread's IDs increase.
             filled = Math.min(n, claim.end - claim.next);
-            System.arraycopy(claim.ids, claim.next, out, 0, filled);
+            for (int i = 0; i < filled; i++) {
+                out[i] = claim.id(claim.next + i);
+            }
             claim.next += filled;
         }
         long deadline = 0;
@@ -172,9 +177,7 @@ final class PrefetchBuffer implements IdSource {
                 if (start <= batch.prefetchAt && batch.prefetchAt < end) {
                     startFetch();
                 }
-                batch.copy(start, claim.ids, 0, end - start);
-                claim.next = 0;
-                claim.end = end - start;
+                batch.claimInto(claim, start, end - start);
                 claim.serial = batch.serial;
                 if (claim.single < MOST_PER_CLAIM) {
                     claim.single++;
@@ -388,8 +391,9 @@ final class PrefetchBuffer implements IdSource {
     }
 
     /**
-     * The IDs a thread claimed and has not served yet ({@code next} to {@code end}), copied out of
-     * their batch (so a claim keeps no batch, and no array, alive), and how the next claim is sized.
+     * The IDs a thread claimed and has not served yet ({@code next} to {@code end}): a run's as its
+     * first ID, an array's copied out (so a claim keeps no batch, and no array, alive); and how the
+     * next claim is sized.
      * A thread claims one ID at a time until it has taken {@value #MOST_PER_CLAIM} that way, then twice
      * as many at each claim, up to 64 and at most 1/1024 of the batch: threads taking IDs at full rate
      * touch the shared cursor once per up to 64 IDs instead of once per ID (with two threads or more,
@@ -400,9 +404,13 @@ final class PrefetchBuffer implements IdSource {
      * So each thread's IDs increase, and no ID (no snowflake timestamp) is older than the batch before
      * the current one.
      */
-    private static final class Claim {
+    static final class Claim {
 
-        final long[] ids = new long[MOST_PER_CLAIM];
+        /** A copy of the IDs claimed from a batch held as an array; unused for a run. */
+        final long[] copied = new long[MOST_PER_CLAIM];
+        /** The IDs claimed: {@code copied}, or null for a run's, which are {@code first} plus the index. */
+        long[] ids;
+        long first;
         int next;
         int end;
         /** The serial of the batch the IDs came from; -1 before the first claim. */
@@ -411,5 +419,9 @@ final class PrefetchBuffer implements IdSource {
         int single;
         /** The size of the next claim once past the single ones. */
         int size = 1;
+
+        long id(int index) {
+            return ids == null ? first + index : ids[index];
+        }
     }
 }
