@@ -258,6 +258,8 @@ class PrefetchBufferTest {
             assertThat(buffer.nextId()).as("the fourth batch is current").isEqualTo(30_001);
             assertThat(other.submit(buffer::nextId).get())
                     .as("10,003 to 10,005 came two batches before: a gap, never served").isEqualTo(30_002);
+            assertThat(buffer.nextId()).as("idle for a whole batch, the other thread claimed one ID again, not four")
+                    .isEqualTo(30_003);
         } finally {
             other.shutdownNow();
         }
