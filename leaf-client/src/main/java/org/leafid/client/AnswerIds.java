@@ -3,36 +3,64 @@ package org.leafid.client;
 import java.util.Arrays;
 
 /**
- * The IDs of one answer, in the order given: one run of consecutive numbers (a segment batch as
- * ranges, nearly always), held as its first ID and its size whatever its size, or any IDs as an
- * array (one per line, several runs, runs with a stride). The checks and the buffer read both alike;
- * a run is never written out as an array on its way to the caller.
+ * The IDs of one answer, in the order given: runs of consecutive numbers, each above the one before
+ * (a segment batch as ranges), held as each run's first ID and where it ends whatever their size; or
+ * any IDs as an array (one per line, runs with a stride, runs in no order). The checks and the buffer
+ * read both alike; runs are never written out as an array on their way to the caller.
  */
 final class AnswerIds {
 
-    /** The IDs, or null for a run. */
+    /** The IDs, or null for runs. */
     private final long[] ids;
-    /** A run's first ID; unused for an array. */
-    private final long first;
+    /** Runs: each run's first ID; null for an array. */
+    private final long[] firsts;
+    /** Runs: the index after each run's last ID, so the last is the count; null for an array. */
+    private final int[] ends;
     private final int count;
 
-    private AnswerIds(long[] ids, long first, int count) {
+    private AnswerIds(long[] ids, long[] firsts, int[] ends, int count) {
         this.ids = ids;
-        this.first = first;
+        this.firsts = firsts;
+        this.ends = ends;
         this.count = count;
     }
 
     /** The IDs as given, kept, not copied. */
     static AnswerIds of(long[] ids) {
-        return new AnswerIds(ids, 0, ids.length);
+        return new AnswerIds(ids, null, null, ids.length);
     }
 
     /** {@code count} consecutive IDs from {@code first}; the last must not pass 2^63-1. */
     static AnswerIds run(long first, int count) {
-        if (count < 1 || first > Long.MAX_VALUE - (count - 1)) {
-            throw new IllegalArgumentException("a run of " + count + " IDs from " + first);
+        return runs(new long[] {first, first + (count - 1L)}, 1);
+    }
+
+    /**
+     * The runs {@code bounds[2i]..bounds[2i+1]} for i below {@code runs}, each starting above the run
+     * before it ends; together at most 2^31-1 IDs.
+     */
+    static AnswerIds runs(long[] bounds, int runs) {
+        if (runs < 1) {
+            throw new IllegalArgumentException("no run");
         }
-        return new AnswerIds(null, first, count);
+        long[] firsts = new long[runs];
+        int[] ends = new int[runs];
+        long total = 0;
+        for (int r = 0; r < runs; r++) {
+            long first = bounds[2 * r];
+            long last = bounds[2 * r + 1];
+            if (last < first || (r > 0 && first <= bounds[2 * r - 1])) {
+                throw new IllegalArgumentException("run " + (r + 1) + " from " + first + " to " + last
+                        + " is not above the run before it, or ends before it starts");
+            }
+            total += last - first + 1; // a span past 2^63 wraps below 0, which the check refuses too
+            if (total > Integer.MAX_VALUE || total <= 0) {
+                throw new IllegalArgumentException("runs of more than " + Integer.MAX_VALUE + " IDs");
+            }
+            firsts[r] = first;
+            ends[r] = (int) total;
+        }
+        return new AnswerIds(null, firsts, ends, (int) total);
     }
 
     int count() {
@@ -41,12 +69,24 @@ final class AnswerIds {
 
     /** Whether the IDs are one run, each one above the one before. */
     boolean isRun() {
+        return ids == null && firsts.length == 1;
+    }
+
+    /** Whether the IDs are runs, so each one is above the one before. */
+    boolean isRuns() {
         return ids == null;
     }
 
     /** The ID at {@code index}, 0 to count-1. */
     long get(int index) {
-        return ids == null ? first + index : ids[index];
+        if (ids != null) {
+            return ids[index];
+        }
+        if (firsts.length == 1) {
+            return firsts[0] + index;
+        }
+        int run = runOf(index);
+        return firsts[run] + (index - startOf(run));
     }
 
     /** The first ID; the answer must not be empty. */
@@ -59,20 +99,34 @@ final class AnswerIds {
         return get(count - 1);
     }
 
-    /** The array the IDs are held in, or null for a run: for the buffer's own reads, never written to. */
+    /** The array the IDs are held in, or null for runs: for the buffer's own reads, never written to. */
     long[] arrayOrNull() {
         return ids;
     }
 
-    /** The IDs as an array: the one held (not a copy), or a run written out. */
+    /** Copies {@code n} IDs from index {@code from} on into {@code out} at {@code at}. */
+    void copyTo(int from, long[] out, int at, int n) {
+        if (ids != null) {
+            System.arraycopy(ids, from, out, at, n);
+            return;
+        }
+        int run = runOf(from);
+        for (int k = 0; k < n; k++) {
+            int index = from + k;
+            while (index >= ends[run]) {
+                run++;
+            }
+            out[at + k] = firsts[run] + (index - startOf(run));
+        }
+    }
+
+    /** The IDs as an array: the one held (not a copy), or the runs written out. */
     long[] toArray() {
         if (ids != null) {
             return ids;
         }
         long[] out = new long[count];
-        for (int i = 0; i < count; i++) {
-            out[i] = first + i;
-        }
+        copyTo(0, out, 0, count);
         return out;
     }
 
@@ -81,11 +135,28 @@ final class AnswerIds {
         if (count == 0 || last() <= floor) {
             return count;
         }
-        if (ids == null) {
-            return floor < first ? 0 : (int) (floor - first + 1);
+        if (ids != null) {
+            int at = Arrays.binarySearch(ids, floor + 1);
+            return at >= 0 ? at : -at - 1;
         }
-        int at = Arrays.binarySearch(ids, floor + 1);
-        return at >= 0 ? at : -at - 1;
+        int run = 0;
+        while (firsts[run] + (ends[run] - startOf(run) - 1) <= floor) {
+            run++; // this run ends at or below the floor; the last one does not
+        }
+        return floor < firsts[run] ? startOf(run) : startOf(run) + (int) (floor - firsts[run] + 1);
+    }
+
+    /** The run holding {@code index}. */
+    private int runOf(int index) {
+        if (firsts.length == 1) {
+            return 0;
+        }
+        int at = Arrays.binarySearch(ends, index);
+        return at >= 0 ? at + 1 : -at - 1; // an index equal to a run's end is the next run's first
+    }
+
+    private int startOf(int run) {
+        return run == 0 ? 0 : ends[run - 1];
     }
 
     @Override

@@ -17,10 +17,8 @@ final class Batch {
      * while it came from the current batch or the one before.
      */
     final long serial;
-    /** The answer's array, or null for a run. */
-    private final long[] ids;
-    /** A run's first ID. */
-    private final long first;
+    /** The answer's IDs: an array, or runs read by index. */
+    private final AnswerIds ids;
     final int length;
     final int prefetchAt;
     final AtomicInteger cursor;
@@ -32,8 +30,7 @@ final class Batch {
 
     Batch(long serial, AnswerIds answer, int start, double prefetchThreshold) {
         this.serial = serial;
-        this.ids = answer.arrayOrNull();
-        this.first = answer.count() == 0 ? 0 : answer.first();
+        this.ids = answer;
         this.length = answer.count();
         this.cursor = new AtomicInteger(start);
         int left = length - start;
@@ -51,15 +48,17 @@ final class Batch {
     }
 
     /**
-     * Hands {@code count} IDs from index {@code from} on to a thread's claim: a run's as their first
-     * ID, an array's copied (a claim never holds a batch's array, which would keep it alive).
+     * Hands {@code count} IDs from index {@code from} on to a thread's claim: consecutive IDs of runs as
+     * their first ID, others copied (a claim never holds a batch's array, which would keep it alive).
      */
     void claimInto(PrefetchBuffer.Claim claim, int from, int count) {
-        if (ids == null) {
+        long first = ids.get(from);
+        // Runs increase, so count IDs from first that end at first + count - 1 are consecutive.
+        if (ids.isRuns() && ids.get(from + count - 1) - first == count - 1) {
             claim.ids = null;
-            claim.first = first + from;
+            claim.first = first;
         } else {
-            System.arraycopy(ids, from, claim.copied, 0, count);
+            ids.copyTo(from, claim.copied, 0, count);
             claim.ids = claim.copied;
         }
         claim.next = 0;
@@ -68,13 +67,7 @@ final class Batch {
 
     /** Copies the IDs from index {@code from} on into {@code out} at {@code at}. */
     void copy(int from, long[] out, int at, int count) {
-        if (ids != null) {
-            System.arraycopy(ids, from, out, at, count);
-            return;
-        }
-        for (int k = 0; k < count; k++) {
-            out[at + k] = first + from + k;
-        }
+        ids.copyTo(from, out, at, count);
     }
 
     int remaining() {

@@ -8,11 +8,9 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -43,6 +41,8 @@ final class HttpBatchSource implements BatchSource {
     static final String ACCEPT_RANGES = IdRangeAnswer.MEDIA_TYPE + ", text/plain;q=0.5";
 
     private final HttpClient http;
+    /** Where each request's deadline waits; a thread that never blocks, so a deadline is never late. */
+    private final ScheduledExecutorService deadlines;
     private final ServerPool pool;
     private final Duration requestTimeout;
     private final ClientMeters meters;
@@ -51,13 +51,15 @@ final class HttpBatchSource implements BatchSource {
     /** Whether the runs of an answer must each start above the one before (segment). */
     private final boolean orderedRanges;
 
-    HttpBatchSource(HttpClient http, ServerPool pool, Duration requestTimeout, ClientMeters meters) {
-        this(http, pool, requestTimeout, meters, false, false);
+    HttpBatchSource(HttpClient http, ScheduledExecutorService deadlines, ServerPool pool, Duration requestTimeout,
+            ClientMeters meters) {
+        this(http, deadlines, pool, requestTimeout, meters, false, false);
     }
 
-    private HttpBatchSource(HttpClient http, ServerPool pool, Duration requestTimeout, ClientMeters meters,
-            boolean askRanges, boolean orderedRanges) {
+    private HttpBatchSource(HttpClient http, ScheduledExecutorService deadlines, ServerPool pool,
+            Duration requestTimeout, ClientMeters meters, boolean askRanges, boolean orderedRanges) {
         this.http = http;
+        this.deadlines = deadlines;
         this.pool = pool;
         this.requestTimeout = requestTimeout;
         this.meters = meters;
@@ -73,7 +75,7 @@ final class HttpBatchSource implements BatchSource {
      * @param ordered whether the runs must each start above the one before (segment)
      */
     HttpBatchSource askingForRanges(boolean ordered) {
-        return new HttpBatchSource(http, pool, requestTimeout, meters, true, ordered);
+        return new HttpBatchSource(http, deadlines, pool, requestTimeout, meters, true, ordered);
     }
 
     @Override
@@ -186,7 +188,11 @@ final class HttpBatchSource implements BatchSource {
     }
 
     /**
-     * One request and its whole answer within the request timeout.
+     * One request and its whole answer within the request timeout, on the calling thread: the status
+     * line is bounded by the request's own timeout, the body by a deadline on {@code deadlines}.
+     * {@code send}, not {@code sendAsync}: the JDK completes every {@code sendAsync} on the common
+     * pool's default executor, which on a machine of one or two CPUs (where that pool has one
+     * thread or none) is a new thread per answer; that was most of a fetch's cost and latency.
      *
      * @throws HttpTimeoutException when no status line came in time
      * @throws BadAnswerException when the body was too long ({@code size}) or not complete in time ({@code deadline})
@@ -195,37 +201,21 @@ final class HttpBatchSource implements BatchSource {
             throws IOException, BadAnswerException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(requestTimeout)
                 .header("Accept", accept).GET().build();
-        AtomicReference<BoundedBody> body = new AtomicReference<>();
-        CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, info -> {
-            BoundedBody bounded = new BoundedBody(info.statusCode() == 200 ? mostBytes : MOST_PROBLEM_BYTES);
-            body.set(bounded);
-            return bounded;
-        });
+        BoundedBody body = new BoundedBody(mostBytes, MOST_PROBLEM_BYTES);
+        ScheduledFuture<?> deadline = deadlines.schedule(() -> body.expire(requestTimeout),
+                requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
         try {
-            return answer.get(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            answer.cancel(true);
-            BoundedBody started = body.get();
-            if (started == null) {
-                throw new HttpTimeoutException("no status line within " + requestTimeout.toMillis() + " ms");
-            }
-            started.abort();
-            throw new BadAnswerException("deadline", "the body was not complete within " + requestTimeout.toMillis()
-                    + " ms (" + started.received() + " bytes came)");
-        } catch (InterruptedException e) {
-            answer.cancel(true);
-            throw e;
-        } catch (ExecutionException e) {
-            // The body's own refusal may come wrapped (CompletionException, IOException): it names the check.
+            return http.send(request, info -> body.forStatus(info.statusCode()));
+        } catch (IOException e) {
+            // The body's own refusal comes wrapped (IOException, CompletionException): it names the check.
             for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
                 if (cause instanceof BadAnswerException bad) {
                     throw bad;
                 }
             }
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw new IOException(e.getCause());
+            throw e;
+        } finally {
+            deadline.cancel(false);
         }
     }
 

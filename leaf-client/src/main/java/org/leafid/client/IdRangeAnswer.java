@@ -7,7 +7,8 @@ import org.leafid.core.segment.IdRanges;
 /**
  * Parses a batch answered as ranges ({@value #MEDIA_TYPE}): {@code {"count":N,"ranges":[["first","last"],...]}},
  * with {@code "stride":"S"} after the count when a run's IDs step by S (shard mode), exactly that shape
- * (whitespace between tokens allowed), straight from the bytes, into the IDs it stands for. Refused
+ * (whitespace between tokens allowed), straight from the bytes: runs each above the one before kept
+ * as runs, other runs written out as the IDs they stand for. Refused
  * whole, before any ID of it is handed out: anything else than that shape, or a run that is not whole
  * steps ({@code format}); a count other than the one asked for, or runs that do not add up to it
  * ({@code count}); a run that ends before it starts, or in an ordered mode does not start above the
@@ -38,7 +39,7 @@ final class IdRangeAnswer {
         return (end < 0 ? contentType : contentType.substring(0, end)).trim().equalsIgnoreCase(MEDIA_TYPE);
     }
 
-    /** The answer's IDs, in order (one run as its first ID and size, with no array), and how many runs they came in. */
+    /** The answer's IDs, in order (runs as their bounds, with no array), and how many runs they came in. */
     record Parsed(AnswerIds ids, int ranges) {}
 
     /**
@@ -119,7 +120,8 @@ final class IdRangeAnswer {
         if (filled != expected) {
             throw new BadAnswerException("count", "the runs hold " + filled + " IDs of the " + expected + " asked for");
         }
-        return new Parsed(ranges == 1 && stride == 1 ? AnswerIds.run(bounds[0], expected)
+        // Runs each above the one before are kept as runs; runs with a stride or in no order (shard) written out.
+        return new Parsed(stride == 1 && (ordered || ranges == 1) ? AnswerIds.runs(bounds, ranges)
                 : AnswerIds.of(IdRanges.ofRuns(bounds, ranges, stride).toArray()), ranges);
     }
 

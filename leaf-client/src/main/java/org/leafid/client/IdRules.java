@@ -24,7 +24,7 @@ final class IdRules {
     static void increasing(AnswerIds answer) throws BadAnswerException {
         long[] ids = answer.arrayOrNull();
         if (ids == null) {
-            return; // a run
+            return; // runs, each above the one before
         }
         for (int i = 1; i < ids.length; i++) {
             if (ids[i] <= ids[i - 1]) {
@@ -36,7 +36,7 @@ final class IdRules {
 
     /** The IDs sorted, refused when one repeats. */
     static AnswerIds sortedDistinct(AnswerIds ids) throws BadAnswerException {
-        if (ids.isRun()) {
+        if (ids.isRuns()) {
             return ids;
         }
         long[] sorted = ids.toArray().clone();

@@ -45,6 +45,8 @@ public final class LeafClient implements AutoCloseable {
     private final ServerPool pool;
     private final ScheduledThreadPoolExecutor fetchers;
     private final ExecutorService httpThreads;
+    /** Cuts off an answer still coming at its request's deadline. */
+    private final ScheduledThreadPoolExecutor deadlines;
     private final HttpBatchSource source;
     /** The same servers, asked for segment batches as ranges. */
     private final HttpBatchSource rangeSource;
@@ -68,11 +70,13 @@ public final class LeafClient implements AutoCloseable {
         this.fetchers = new ScheduledThreadPoolExecutor(FETCH_THREADS, ClientThreads.named("leaf-client-fetch"));
         this.fetchers.setRemoveOnCancelPolicy(true);
         this.httpThreads = Executors.newFixedThreadPool(FETCH_THREADS, ClientThreads.named("leaf-client-http"));
+        this.deadlines = new ScheduledThreadPoolExecutor(1, ClientThreads.named("leaf-client-deadline"));
+        this.deadlines.setRemoveOnCancelPolicy(true);
         // Redirects are never followed (a 3xx is that server's failure): a proxy must not send the client anywhere.
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(settings.connectTimeout)
                 .executor(httpThreads).build();
-        this.source = new HttpBatchSource(http, pool, settings.requestTimeout, meters);
+        this.source = new HttpBatchSource(http, deadlines, pool, settings.requestTimeout, meters);
         this.rangeSource = source.askingForRanges(true);
         this.shardRangeSource = source.askingForRanges(false);
         // Ordered, with one floor whichever server answers: see SnowflakeAnswerCheck.
@@ -87,8 +91,8 @@ public final class LeafClient implements AutoCloseable {
     /** The IDs of a segment tag (a {@code leaf_alloc} row); they increase in each thread of this client. */
     public IdSource segment(String tag) {
         checkKey("tag", tag);
-        return segments.computeIfAbsent(tag,
-                t -> buffer("segment", t, "/api/segment/get/" + t + "?", true, SegmentAnswerCheck::new, rangeSource));
+        return segments.computeIfAbsent(tag, t -> buffer("segment", t, "/api/segment/get/" + t + "?", true,
+                SegmentAnswerCheck::new, rangeSource, settings.maxRangeBatch));
     }
 
     /** Snowflake IDs (time-ordered, from whichever server answers; increasing within this client). */
@@ -106,7 +110,7 @@ public final class LeafClient implements AutoCloseable {
         }
         return shards.computeIfAbsent(appId,
                 id -> new ShardIds(id, (key, path, check) -> buffer("shard", key, path, false, served -> check,
-                        shardRangeSource)));
+                        shardRangeSource, settings.maxBatch)));
     }
 
     /**
@@ -147,6 +151,7 @@ public final class LeafClient implements AutoCloseable {
         shards.values().forEach(ShardIds::close);
         fetchers.shutdownNow();
         httpThreads.shutdownNow();
+        deadlines.shutdownNow();
         try {
             fetchers.awaitTermination(settings.requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -156,13 +161,14 @@ public final class LeafClient implements AutoCloseable {
 
     private PrefetchBuffer buffer(String mode, String key, String path, boolean increasing,
             Function<LongSupplier, AnswerCheck> checks) {
-        return buffer(mode, key, path, increasing, checks, source);
+        return buffer(mode, key, path, increasing, checks, source, settings.maxBatch);
     }
 
+    /** @param largest the largest batch: {@code maxRangeBatch} for a segment tag, {@code maxBatch} for the others */
     private PrefetchBuffer buffer(String mode, String key, String path, boolean increasing,
-            Function<LongSupplier, AnswerCheck> checks, BatchSource from) {
+            Function<LongSupplier, AnswerCheck> checks, BatchSource from, int largest) {
         return new PrefetchBuffer(mode, key, path, increasing, checks, from, fetchers,
-                new BatchSizer(settings.maxBatch, settings.targetFetchInterval.toNanos()),
+                new BatchSizer(largest, settings.targetFetchInterval.toNanos()),
                 settings.prefetchThreshold, settings.maxWait, System::nanoTime, meters);
     }
 
@@ -192,6 +198,7 @@ public final class LeafClient implements AutoCloseable {
         private Duration connectTimeout = Duration.ofSeconds(1);
         private Duration requestTimeout = Duration.ofSeconds(2);
         private int maxBatch = 1000;
+        private int maxRangeBatch = 1_000_000;
         private double prefetchThreshold = 0.1;
         private Duration maxWait = Duration.ofSeconds(5);
         private Duration targetFetchInterval = Duration.ofMillis(100);
@@ -240,6 +247,20 @@ public final class LeafClient implements AutoCloseable {
                 throw new IllegalArgumentException("maxBatch must be at least 1, was " + ids);
             }
             this.maxBatch = ids;
+            return this;
+        }
+
+        /**
+         * The largest batch of a segment tag, which the servers answer as ranges; at most the servers'
+         * {@code leaf.segment.max-range-batch} (default 1000000, as theirs). A batch of a million costs
+         * a server and the client what a batch of one does; the size still follows the rate of use, so
+         * only a tag taken at about ten million IDs a second gets batches that large.
+         */
+        public Builder maxRangeBatch(int ids) {
+            if (ids < 1) {
+                throw new IllegalArgumentException("maxRangeBatch must be at least 1, was " + ids);
+            }
+            this.maxRangeBatch = ids;
             return this;
         }
 

@@ -329,7 +329,8 @@ final class PrefetchBuffer implements IdSource {
         } catch (LeafInvalidInputException e) {
             if (Problem.shortType(e.type()).equals("invalid-count") && sizer.refusedAsTooLarge(size)) {
                 log.warn("A Leaf server refused a batch of {} IDs of {} ({}); asking for {} at most from now on: "
-                        + "set the client's largest batch to the servers' leaf.max-batch", size, name, e.detail(),
+                        + "set the client's maxBatch to at most the servers' leaf.max-batch, or its maxRangeBatch (segment "
+                        + "tags) to at most their leaf.segment.max-range-batch", size, name, e.detail(),
                         sizer.largest());
                 schedule(0);
                 return;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -109,6 +110,62 @@ class AnswerChecksTest {
         assertThat(run.toArray()).containsExactly(array);
         assertThat(run.last()).isEqualTo(15);
         assertThatThrownBy(() -> AnswerIds.run(Long.MAX_VALUE, 2)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void runsAreReadAsTheArrayOfTheirIdsWouldBe() {
+        // Three runs with holes between them, as a batch spanning blocks: 11-13, 20, 30-34.
+        AnswerIds runs = AnswerIds.runs(new long[] {11, 13, 20, 20, 30, 34}, 3);
+        long[] array = {11, 12, 13, 20, 30, 31, 32, 33, 34};
+        assertThat(runs.count()).isEqualTo(array.length);
+        assertThat(runs.isRun()).isFalse();
+        assertThat(runs.isRuns()).isTrue();
+        assertThat(runs.toArray()).containsExactly(array);
+        for (int i = 0; i < array.length; i++) {
+            assertThat(runs.get(i)).as("index %d", i).isEqualTo(array[i]);
+            for (int n = 0; i + n <= array.length; n++) {
+                long[] copied = new long[n + 1];
+                runs.copyTo(i, copied, 1, n);
+                assertThat(Arrays.copyOfRange(copied, 1, n + 1)).as("%d from %d", n, i)
+                        .containsExactly(Arrays.copyOfRange(array, i, i + n));
+            }
+        }
+        for (long floor : new long[] {0, 10, 11, 12, 13, 14, 19, 20, 21, 29, 30, 33, 34, 99}) {
+            assertThat(runs.firstAbove(floor)).as("above %d", floor).isEqualTo(AnswerIds.of(array).firstAbove(floor));
+        }
+        assertThat(RecentAnswers.firstShared(runs, ids(14, 15, 16, 20))).as("20, at index 3").isEqualTo(3);
+        assertThat(RecentAnswers.firstShared(ids(14, 15, 16, 21), runs)).as("only in the holes").isEqualTo(-1);
+        assertThat(RecentAnswers.firstShared(AnswerIds.runs(new long[] {14, 19, 21, 29}, 2), runs))
+                .as("runs filling the holes").isEqualTo(-1);
+        assertThat(RecentAnswers.firstShared(AnswerIds.runs(new long[] {14, 19, 21, 30}, 2), runs))
+                .as("runs reaching 30: 30 at index 15 of them").isEqualTo(15);
+    }
+
+    @Test
+    void runsOutOfOrderOrOverlappingOrTooManyAreRefused() {
+        assertThatThrownBy(() -> AnswerIds.runs(new long[] {1, 5, 5, 9}, 2)).as("sharing 5")
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AnswerIds.runs(new long[] {10, 20, 1, 5}, 2)).as("going back")
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AnswerIds.runs(new long[] {5, 4}, 1)).as("ending before it starts")
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AnswerIds.runs(new long[] {0, Integer.MAX_VALUE, Integer.MAX_VALUE + 1L,
+                Integer.MAX_VALUE + 1L}, 2)).as("2^31 IDs").isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AnswerIds.runs(new long[] {0, Long.MAX_VALUE}, 1)).as("2^63 IDs")
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aSegmentAnswerOfSeveralRunsIsJudgedAsItsIdsWouldBe() throws Exception {
+        SegmentAnswerCheck check = new SegmentAnswerCheck(() -> 100);
+        check.before("http://a").accept(AnswerIds.runs(new long[] {91, 110, 201, 250}, 2));
+        assertThatThrownBy(() -> check.before("http://b").accept(AnswerIds.runs(new long[] {150, 160, 250, 260}, 2)))
+                .as("a second answer sharing 250").isInstanceOfSatisfying(BadAnswerException.class, e -> {
+                    checkIs(e, "repeated");
+                    assertThat(e.getMessage()).contains("ID 250 ");
+                });
+        assertThatCode(() -> check.before("http://b").accept(AnswerIds.runs(new long[] {111, 200, 251, 260}, 2)))
+                .as("runs in the holes and after").doesNotThrowAnyException();
     }
 
     @Test

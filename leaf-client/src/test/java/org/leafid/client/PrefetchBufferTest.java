@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,8 +45,29 @@ class PrefetchBufferTest {
         eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(CountingSource.ofRuns(100_000), 100_000);
     }
 
+    @Test
+    void eightThreadsTakeEveryIdOnceFromAnswersOfManyRunsAndNoneFromTheHolesBetweenThem() throws Exception {
+        // Every thousandth number is skipped, as blocks of a tag leave holes: each answer of 100,000 is
+        // about a hundred runs, and a claim that spans a hole is copied, not taken as one run.
+        CountingSource source = CountingSource.ofRunsSkipping(100_000, 1000);
+        List<Long> inHoles = new ArrayList<>();
+        eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(source, 100_000, id -> {
+            if (id % 1000 == 0) {
+                synchronized (inHoles) {
+                    inHoles.add(id);
+                }
+            }
+        });
+        assertThat(inHoles).as("IDs between the runs").isEmpty();
+    }
+
     private void eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(CountingSource source, int maxBatch)
             throws Exception {
+        eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(source, maxBatch, id -> { });
+    }
+
+    private void eightThreadsTakeEveryIdOnceAndEachSeesThemIncreasing(CountingSource source, int maxBatch,
+            LongConsumer eachId) throws Exception {
         PrefetchBuffer buffer = buffer(source, true, maxBatch);
         int threads = 8;
         int perThread = 250_000;
@@ -74,6 +96,9 @@ class PrefetchBufferTest {
             long[] ids = result.get();
             for (int i = 1; i < ids.length; i++) {
                 assertThat(ids[i]).as("a thread's IDs increase").isGreaterThan(ids[i - 1]);
+            }
+            for (long id : ids) {
+                eachId.accept(id);
             }
             System.arraycopy(ids, 0, all, at, ids.length);
             at += ids.length;
@@ -347,22 +372,30 @@ class PrefetchBufferTest {
      * count (as ranges are read, from a server whose batches are that large).
      */
     private static final class CountingSource implements BatchSource {
-        /** The size of every answer as a run, or 0 for arrays of the count asked. */
+        /** The size of every answer as runs, or 0 for arrays of the count asked. */
         private final int runSize;
+        /** Runs: the multiples of this are skipped, holes between runs; 0 for one run an answer. */
+        private final long skipping;
         final AtomicLong next = new AtomicLong(1);
         final AtomicInteger fetches = new AtomicInteger();
         final AtomicInteger failuresLeft = new AtomicInteger();
 
         CountingSource() {
-            this(0);
+            this(0, 0);
         }
 
-        private CountingSource(int runSize) {
+        private CountingSource(int runSize, long skipping) {
             this.runSize = runSize;
+            this.skipping = skipping;
         }
 
         static CountingSource ofRuns(int size) {
-            return new CountingSource(size);
+            return new CountingSource(size, 0);
+        }
+
+        /** Answers of {@code size} IDs, the multiples of {@code skip} left out: runs with holes between them. */
+        static CountingSource ofRunsSkipping(int size, long skip) {
+            return new CountingSource(size, skip);
         }
 
         @Override
@@ -370,6 +403,23 @@ class PrefetchBufferTest {
             fetches.incrementAndGet();
             if (failuresLeft.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
                 throw new ServersUnavailableException("down", System.nanoTime(), null);
+            }
+            if (runSize > 0 && skipping > 0) {
+                synchronized (this) {
+                    long[] bounds = new long[2 * (int) (runSize / (skipping - 1) + 2)];
+                    int runs = 0;
+                    int left = runSize;
+                    while (left > 0) {
+                        long first = next.get() % skipping == 0 ? next.incrementAndGet() : next.get();
+                        long last = Math.min(first + left - 1, (first / skipping + 1) * skipping - 1);
+                        bounds[2 * runs] = first;
+                        bounds[2 * runs + 1] = last;
+                        runs++;
+                        left -= (int) (last - first + 1);
+                        next.set(last + 1);
+                    }
+                    return AnswerIds.runs(bounds, runs);
+                }
             }
             if (runSize > 0) {
                 return AnswerIds.run(next.getAndAdd(runSize), runSize);

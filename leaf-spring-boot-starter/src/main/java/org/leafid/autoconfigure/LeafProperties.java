@@ -10,7 +10,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param name cluster name; ZooKeeper paths and cache files use it (1-64 letters, digits, {@code .}, {@code _}, {@code -})
  * @param dataDir embedded database and worker-id cache files; relative to the working directory
- * @param maxBatch the largest {@code count} a get call accepts (1 to 100000)
+ * @param maxBatch the largest {@code count} a get call accepts (1 to 100000); a segment batch asked for as
+ *     ranges has its own limit, {@code leaf.segment.max-range-batch}
  */
 @ConfigurationProperties("leaf")
 public record LeafProperties(

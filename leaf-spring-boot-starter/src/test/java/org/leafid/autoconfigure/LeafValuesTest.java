@@ -28,6 +28,8 @@ class LeafValuesTest {
         refused("leaf.segment.max-step", "0", "leaf.segment", SegmentProperties.class);
         refused("leaf.segment.max-step", "2147483648", "leaf.segment", SegmentProperties.class);
         refused("leaf.client.max-batch", "0", "leaf.client", LeafClientProperties.class);
+        refused("leaf.segment.max-range-batch", "100000001", "leaf.segment", SegmentProperties.class);
+        refused("leaf.client.max-range-batch", "0", "leaf.client", LeafClientProperties.class);
         refused("leaf.client.prefetch-threshold", "1.5", "leaf.client", LeafClientProperties.class);
         refused("leaf.snowflake.port", "65536", "leaf.snowflake", SnowflakeProperties.class);
         refused("leaf.snowflake.twepoch", "-1", "leaf.snowflake", SnowflakeProperties.class);
@@ -50,6 +52,9 @@ class LeafValuesTest {
                 .maxBatch()).isEqualTo(100_000);
         assertThat(bind(Map.of("leaf.client.prefetch-threshold", "0"), "leaf.client", LeafClientProperties.class)
                 .prefetchThreshold()).isZero();
+        assertThat(bind(Map.of("leaf.segment.max-range-batch", "100000000"), "leaf.segment", SegmentProperties.class)
+                .maxRangeBatch()).isEqualTo(100_000_000);
+        assertThat(bind(Map.of(), "leaf.client", LeafClientProperties.class).maxRangeBatch()).isEqualTo(1_000_000);
         assertThat(bind(Map.of("leaf.snowflake.port", "1"), "leaf.snowflake", SnowflakeProperties.class).port())
                 .isEqualTo(1);
         assertThat(bind(Map.of(), "leaf", LeafProperties.class).name()).isEqualTo("leaf");

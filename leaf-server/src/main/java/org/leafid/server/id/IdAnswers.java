@@ -110,23 +110,32 @@ final class IdAnswers {
         response.getOutputStream().write(bytes);
     }
 
+    /** The largest {@code count} of one form of answer, and the key that sets it (named in a refusal). */
+    record CountLimit(int most, String key) {
+
+        /** {@code leaf.max-batch}: the limit of the answers written out ID by ID, and of shard ranges. */
+        static CountLimit maxBatch(int most) {
+            return new CountLimit(most, "leaf.max-batch");
+        }
+    }
+
     /**
      * {@code count} as given; absent means the single-ID answer. Given twice
      * ({@code ?count=1&count=2}) is refused rather than one of them picked.
      */
-    static int parseCount(String[] counts, int max) {
+    static int parseCount(String[] counts, CountLimit limit) {
         if (counts.length != 1) {
-            throw new InvalidCountException(String.join(",", counts), max);
+            throw new InvalidCountException(String.join(",", counts), limit.most(), limit.key());
         }
         String count = counts[0];
         int value;
         try {
             value = Integer.parseInt(count.trim());
         } catch (NumberFormatException e) {
-            throw new InvalidCountException(count, max);
+            throw new InvalidCountException(count, limit.most(), limit.key());
         }
-        if (value < 1 || value > max) {
-            throw new InvalidCountException(count, max);
+        if (value < 1 || value > limit.most()) {
+            throw new InvalidCountException(count, limit.most(), limit.key());
         }
         return value;
     }

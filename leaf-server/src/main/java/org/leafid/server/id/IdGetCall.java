@@ -76,14 +76,18 @@ final class IdGetCall<K> {
     private final String mode;
     private final String keyName;
     private final Answering<K> issuer;
-    private final int maxBatch;
+    private final IdAnswers.CountLimit lineLimit;
+    private final IdAnswers.CountLimit rangeLimit;
     private final Timer requests;
 
     /**
      * @param mode {@code segment}, {@code snowflake}, {@code shard} or {@code format}: the path is {@code /api/<mode>/get/{<keyName>}}
      * @param keyName {@code tag}, {@code key} or {@code appId}, as the path variable names it
+     * @param lineLimit the largest count of a batch written out ID by ID (text, JSON)
+     * @param rangeLimit the largest count of a batch answered as ranges
      */
-    IdGetCall(String mode, String keyName, Issuer<K> issuer, int maxBatch, Timer requests) {
+    IdGetCall(String mode, String keyName, Issuer<K> issuer, IdAnswers.CountLimit lineLimit,
+            IdAnswers.CountLimit rangeLimit, Timer requests) {
         this(mode, keyName, new Answering<>() {
             @Override
             public K key(String given, HttpServletRequest request) {
@@ -113,11 +117,11 @@ final class IdGetCall<K> {
             public boolean answersRanges() {
                 return issuer instanceof RangeIssuer<K> ranges && ranges.givesRanges();
             }
-        }, maxBatch, requests);
+        }, lineLimit, rangeLimit, requests);
     }
 
     /** A mode that issues strings: they are written as IDs are, text or a JSON array of strings. */
-    IdGetCall(String mode, String keyName, TextIssuer<K> issuer, int maxBatch, Timer requests) {
+    IdGetCall(String mode, String keyName, TextIssuer<K> issuer, IdAnswers.CountLimit lineLimit, Timer requests) {
         this(mode, keyName, new Answering<>() {
             @Override
             public K key(String given, HttpServletRequest request) {
@@ -142,14 +146,16 @@ final class IdGetCall<K> {
             public boolean answersRanges() {
                 return false;
             }
-        }, maxBatch, requests);
+        }, lineLimit, lineLimit, requests);
     }
 
-    private IdGetCall(String mode, String keyName, Answering<K> issuer, int maxBatch, Timer requests) {
+    private IdGetCall(String mode, String keyName, Answering<K> issuer, IdAnswers.CountLimit lineLimit,
+            IdAnswers.CountLimit rangeLimit, Timer requests) {
         this.mode = mode;
         this.keyName = keyName;
         this.issuer = issuer;
-        this.maxBatch = maxBatch;
+        this.lineLimit = lineLimit;
+        this.rangeLimit = rangeLimit;
         this.requests = requests;
     }
 
@@ -175,9 +181,10 @@ final class IdGetCall<K> {
                 issuer.single(checked, response);
                 return;
             }
-            int size = IdAnswers.parseCount(request.getParameterValues("count"), maxBatch);
             // Before issuing: a failure must not lose IDs.
             IdAnswers.Form form = IdAnswers.form(request.getHeader(HttpHeaders.ACCEPT), issuer.answersRanges());
+            int size = IdAnswers.parseCount(request.getParameterValues("count"),
+                    form == IdAnswers.Form.RANGES ? rangeLimit : lineLimit);
             issuer.batch(checked, size, form, response);
         } finally {
             requests.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);

@@ -5,6 +5,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
+import org.leafid.autoconfigure.segment.SegmentProperties;
 import org.leafid.core.format.FormattedIdGenerator;
 import org.leafid.core.format.FormattedIds;
 import org.leafid.core.segment.IdRanges;
@@ -29,9 +30,11 @@ class IdGetCallsConfiguration {
 
     @Bean
     @ConditionalOnLeafSwitch("leaf.segment.enable")
-    IdGetCall<String> segmentGetCall(SegmentAllocator allocator, LeafProperties leaf, IdRequestTimers timers) {
+    IdGetCall<String> segmentGetCall(SegmentAllocator allocator, LeafProperties leaf, SegmentProperties segment,
+            IdRequestTimers timers) {
         IdGetCall.Issuer<String> issuer = new SegmentIssuer(allocator);
-        return new IdGetCall<>("segment", "tag", issuer, leaf.maxBatch(), timers.segment());
+        return new IdGetCall<>("segment", "tag", issuer, IdAnswers.CountLimit.maxBatch(leaf.maxBatch()),
+                new IdAnswers.CountLimit(segment.maxRangeBatch(), "leaf.segment.max-range-batch"), timers.segment());
     }
 
     /** The key is validated but, as in Leaf, does not change the ID. */
@@ -49,7 +52,8 @@ class IdGetCallsConfiguration {
                 return generator.nextIds(count);
             }
         };
-        return new IdGetCall<>("snowflake", "key", issuer, leaf.maxBatch(), timers.snowflake());
+        IdAnswers.CountLimit limit = IdAnswers.CountLimit.maxBatch(leaf.maxBatch());
+        return new IdGetCall<>("snowflake", "key", issuer, limit, limit, timers.snowflake());
     }
 
     /** The shard mode's get: the app id from the path, the shard from {@code gatePass}. */
@@ -57,14 +61,17 @@ class IdGetCallsConfiguration {
     @ConditionalOnShardMode
     IdGetCall<ShardGetIssuer.AppAndGatePass> shardGetCall(ShardIdGenerator generator, LeafProperties leaf,
             IdRequestTimers timers) {
-        return new IdGetCall<>("shard", "appId", new ShardGetIssuer(generator), leaf.maxBatch(), timers.shard());
+        // A shard batch is issued ID by ID whatever its form: its ranges are bounded as its lists are.
+        IdAnswers.CountLimit limit = IdAnswers.CountLimit.maxBatch(leaf.maxBatch());
+        return new IdGetCall<>("shard", "appId", new ShardGetIssuer(generator), limit, limit, timers.shard());
     }
 
     /** The formats' get: the name from the path; every answer carries the pattern (header {@code Leaf-Format}). */
     @Bean
     @Conditional(FormatsConfigured.class)
     IdGetCall<FormattedIdGenerator> formatGetCall(FormattedIds formats, LeafProperties leaf, IdRequestTimers timers) {
-        return new IdGetCall<>("format", "name", new FormatGetIssuer(formats), leaf.maxBatch(), timers.format());
+        return new IdGetCall<>("format", "name", new FormatGetIssuer(formats),
+                IdAnswers.CountLimit.maxBatch(leaf.maxBatch()), timers.format());
     }
 
     /**

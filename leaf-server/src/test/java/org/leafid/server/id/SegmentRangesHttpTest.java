@@ -37,6 +37,7 @@ class SegmentRangesHttpTest extends RunningServerTest {
         TestServerKeys.onTheTestDatabase(registry, DATABASE, "ranges");
         registry.add("leaf.snowflake.port", () -> "18125");
         registry.add("leaf.max-batch", () -> "100000");
+        registry.add("leaf.segment.max-range-batch", () -> "300000");
     }
 
     @Test
@@ -54,6 +55,28 @@ class SegmentRangesHttpTest extends RunningServerTest {
         assertThat(ids[119]).isEqualTo(120);
         assertThat(json.readTree(answer.body()).get("ranges")).as("adjacent blocks are one run").hasSize(1);
         assertThat(http.get("/api/segment/get/" + tag + "?count=3").body()).isEqualTo("121\n122\n123\n");
+    }
+
+    @Test
+    void aBatchAsRangesMayReachItsOwnLimitWhileLinesKeepMaxBatchAndARefusalIssuesNothing() {
+        String tag = newServedTag("ranges-large", 1, 100_000);
+
+        HttpResponse<String> large = http.send("GET", "/api/segment/get/" + tag + "?count=250000", "Accept", RANGES);
+        HttpResponse<String> asLines = http.get("/api/segment/get/" + tag + "?count=250000");
+        HttpResponse<String> tooLarge = http.send("GET", "/api/segment/get/" + tag + "?count=300001",
+                "Accept", RANGES);
+
+        assertThat(large.statusCode()).isEqualTo(200);
+        long[] ids = idsOf(large.body(), 250_000);
+        assertThat(ids[0]).isEqualTo(1);
+        assertThat(ids[249_999]).as("three blocks of 100,000, one after the other").isEqualTo(250_000);
+        assertThat(large.body().length()).as("a few runs, not a quarter of a million lines").isLessThan(200);
+        assertThat(asLines.statusCode()).isEqualTo(400);
+        assertThat(asLines.body()).contains("invalid-count", "1 to 100000 (leaf.max-batch)");
+        assertThat(tooLarge.statusCode()).isEqualTo(400);
+        assertThat(tooLarge.body()).contains("invalid-count", "1 to 300000 (leaf.segment.max-range-batch)");
+        assertThat(http.get("/api/segment/get/" + tag + "?count=3").body()).as("the refusals issued nothing")
+                .isEqualTo("250001\n250002\n250003\n");
     }
 
     @Test

@@ -33,6 +33,7 @@ public class LeafClientAutoConfiguration {
                 .connectTimeout(properties.connectTimeout())
                 .requestTimeout(properties.requestTimeout())
                 .maxBatch(properties.maxBatch())
+                .maxRangeBatch(properties.maxRangeBatch())
                 .prefetchThreshold(properties.prefetchThreshold())
                 .maxWait(properties.maxWait())
                 .targetFetchInterval(properties.targetFetchInterval())

@@ -16,6 +16,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param requestTimeout how long a batch request may take, its whole answer (body included) received, before the
  *     next server is asked
  * @param maxBatch the largest batch asked for: at most the servers' {@code leaf.max-batch}
+ * @param maxRangeBatch the largest batch of a segment tag (answered as ranges): at most the servers'
+ *     {@code leaf.segment.max-range-batch}
  * @param prefetchThreshold the part of a batch used when the next one is fetched
  * @param maxWait the longest a call waits for IDs once the buffer is spent, then LeafUnavailableException
  * @param targetFetchInterval how long one batch should last; batch sizes follow the rate of use towards it
@@ -28,7 +30,8 @@ public record LeafClientProperties(
         @DefaultValue("1000") int maxBatch,
         @DefaultValue("0.1") double prefetchThreshold,
         @DefaultValue("5s") Duration maxWait,
-        @DefaultValue("100ms") Duration targetFetchInterval) {
+        @DefaultValue("100ms") Duration targetFetchInterval,
+        @DefaultValue("1000000") int maxRangeBatch) {
 
     public LeafClientProperties {
         servers = List.copyOf(servers);
@@ -40,6 +43,7 @@ public record LeafClientProperties(
             }
         }
         LeafValues.requireBetween("leaf.client.max-batch", maxBatch, 1, 100_000);
+        LeafValues.requireBetween("leaf.client.max-range-batch", maxRangeBatch, 1, 100_000_000);
         LeafValues.requireBetween("leaf.client.prefetch-threshold", prefetchThreshold, 0, 1);
         LeafValues.requirePositive("leaf.client.connect-timeout", connectTimeout);
         LeafValues.requirePositive("leaf.client.request-timeout", requestTimeout);
