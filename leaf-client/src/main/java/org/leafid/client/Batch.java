@@ -19,6 +19,9 @@ final class Batch {
     final long serial;
     /** The answer's IDs: an array, or runs read by index. */
     private final AnswerIds ids;
+    /** The first ID of an answer that is one run, the usual answer to a request for ranges; else unused. */
+    private final long runFirst;
+    private final boolean oneRun;
     final int length;
     final int prefetchAt;
     final AtomicInteger cursor;
@@ -31,6 +34,8 @@ final class Batch {
     Batch(long serial, AnswerIds answer, int start, double prefetchThreshold) {
         this.serial = serial;
         this.ids = answer;
+        this.oneRun = answer.isRun();
+        this.runFirst = oneRun ? answer.first() : 0;
         this.length = answer.count();
         this.cursor = new AtomicInteger(start);
         int left = length - start;
@@ -52,6 +57,17 @@ final class Batch {
      * their first ID, others copied (a claim never holds a batch's array, which would keep it alive).
      */
     void claimInto(PrefetchBuffer.Claim claim, int from, int count) {
+        if (oneRun) {
+            claim.ids = null;
+            claim.first = runFirst + from;
+        } else {
+            claimIntoOthers(claim, from, count); // its own method, so that the one-run case stays small to inline
+        }
+        claim.next = 0;
+        claim.end = count;
+    }
+
+    private void claimIntoOthers(PrefetchBuffer.Claim claim, int from, int count) {
         long first = ids.get(from);
         // Runs increase, so count IDs from first that end at first + count - 1 are consecutive.
         if (ids.isRuns() && ids.get(from + count - 1) - first == count - 1) {
@@ -61,8 +77,6 @@ final class Batch {
             ids.copyTo(from, claim.copied, 0, count);
             claim.ids = claim.copied;
         }
-        claim.next = 0;
-        claim.end = count;
     }
 
     /** Copies the IDs from index {@code from} on into {@code out} at {@code at}. */

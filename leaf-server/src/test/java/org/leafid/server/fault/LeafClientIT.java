@@ -101,10 +101,12 @@ class LeafClientIT {
     @Test
     @Order(2)
     void eightThreadsTakeAMillionSegmentIdsEachWithoutADuplicate() throws Exception {
-        // Batches up to 100,000, as ranges: each thread claims up to 64 IDs at a time, an answer of one run is
-        // served as a run, one across two blocks (of 100,000 each) as an array.
+        // Batches up to 1,000,000, as ranges, over blocks that start at 100,000: each thread claims up to 64
+        // IDs at a time, and an answer across blocks is several runs, served as runs (a claim across the hole
+        // between two blocks is copied out).
         try (LeafClient leaf = LeafClient.builder().servers("http://127.0.0.1:" + one.port(),
-                "http://127.0.0.1:" + two.port()).maxWait(Duration.ofSeconds(30)).maxBatch(100_000).build()) {
+                "http://127.0.0.1:" + two.port()).maxWait(Duration.ofSeconds(30)).maxRangeBatch(1_000_000)
+                .build()) {
             IdSource source = leaf.segment(tag);
             long[][] ids = take(THREADS, PER_THREAD, thread -> source::nextId);
             for (long[] own : ids) {
