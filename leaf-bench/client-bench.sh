@@ -10,8 +10,11 @@
 #    port, --leaf.max-batch=100000 and the sample tag's dynamic step allowed to 10,000,000), and one
 #    client JVM (ClientLoad, -Xmx512m) with 4 threads and a largest batch of 100,000, taking segment
 #    IDs of the sample tag, then snowflake IDs, each for a third of SECONDS as warm-up and then
-#    SECONDS measured. Server and client share the machine's cores. Snowflake is bounded by the
-#    server's 4,096 sequences per ms (leaf layout), 4.1 M IDs/s at most per server.
+#    SECONDS measured. Segment batches come as ranges, so they may grow to the defaults of the
+#    client's maxRangeBatch and the server's leaf.segment.max-range-batch (1,000,000); the largest
+#    batch of 100,000 bounds snowflake's, written out ID by ID. Server and client share the
+#    machine's cores. Snowflake is bounded by the server's 4,096 sequences per ms (leaf layout),
+#    4.1 M IDs/s at most per server.
 #
 # CLIENT_BATCH changes the largest batch of both (default 100000; the server's leaf.max-batch
 # default is 1000). The server log is kept in leaf-bench/target/client-bench/.

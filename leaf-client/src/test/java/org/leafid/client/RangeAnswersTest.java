@@ -7,6 +7,8 @@ import static org.leafid.client.BadServerAssertions.assertIncreasing;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
@@ -62,6 +64,29 @@ class RangeAnswersTest {
         assertAllValidAndDistinct(ids, id -> id > GOOD_SEGMENT_FLOOR);
         assertIncreasing(ids);
         assertThat(counted("leaf.client.ranges")).as("leaf_client_ranges_total").isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void answersStartNoThreadOfTheirOwn() {
+        // sendAsync completes each answer on the common pool's default executor: with one or two CPUs, a new
+        // thread per answer. 20,000 IDs in batches of at most 100 are 200 answers. The test server starts a
+        // thread for each connection, and takes one request a connection: those threads are not the client's.
+        leaf = LeafClient.builder().servers(good.url()).maxBatch(100).maxRangeBatch(100).meterRegistry(registry)
+                .build();
+        IdSource segment = leaf.segment("order");
+        segment.nextId(); // the client's threads and the connection start with the first batch
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long startedBefore = threads.getTotalStartedThreadCount();
+        int servedBefore = good.requests();
+        double fetchedBefore = counted("leaf.client.fetches");
+
+        long[] ids = take(segment);
+
+        double answers = counted("leaf.client.fetches") - fetchedBefore;
+        long started = threads.getTotalStartedThreadCount() - startedBefore - (good.requests() - servedBefore);
+        assertAllValidAndDistinct(ids, id -> id > GOOD_SEGMENT_FLOOR);
+        assertThat(answers).as("answers").isGreaterThanOrEqualTo(150);
+        assertThat(started).as("threads the client started during %.0f answers", answers).isLessThan(10);
     }
 
     @Test

@@ -10,7 +10,9 @@ import org.leafid.client.LeafClient;
 
 /**
  * One client JVM taking IDs from a server as fast as its threads can, for a bounded time:
- * {@code ClientLoad <server URL> <segment tag | snowflake> <threads> <seconds> <largest batch>}.
+ * {@code ClientLoad <server URL> <segment tag | snowflake> <threads> <seconds> <largest batch>}; the
+ * largest batch is the client's {@code maxBatch}, and a segment tag's batches, which come as ranges,
+ * grow up to its default {@code maxRangeBatch}.
  * A warm-up of a third of the time first, then the measured run; prints
  * {@code CLIENT mode=... threads=... ids/s=...}. Each thread checks that its IDs increase
  * (segment) or differ from the last one (snowflake), so the JIT cannot drop the calls.
