@@ -185,9 +185,11 @@ final class BadServerScenario implements AutoCloseable {
         try (SocketHttpServer bad = SocketHttpServer.start(answers)) {
             for (int c = 0; c < CLIENTS; c++) {
                 betweenClients.run();
+                // Segment batches capped as the others' (1000): sizes that stop growing repeat, and the replaying
+                // proxy answers a request it has seen before, keyed by path and count.
                 try (LeafClient leaf = LeafClient.builder().servers(bad.url(), "http://127.0.0.1:" + server.port())
-                        .requestTimeout(REQUEST_TIMEOUT).maxWait(Duration.ofSeconds(10)).meterRegistry(registry)
-                        .build()) {
+                        .requestTimeout(REQUEST_TIMEOUT).maxWait(Duration.ofSeconds(10)).maxRangeBatch(1000)
+                        .meterRegistry(registry).build()) {
                     long first = System.nanoTime();
                     segment.add(leaf.segment(tag).nextId());
                     slowestFirstMillis = Math.max(slowestFirstMillis, (System.nanoTime() - first) / 1_000_000);

@@ -113,6 +113,11 @@ final class LoadRun implements AutoCloseable {
         }
     }
 
+    /** The IDs the clients were given so far, every phase and mode together. */
+    long idsSoFar() {
+        return counts.entrySet().stream().filter(e -> !e.getKey().error()).mapToLong(e -> e.getValue().sum()).sum();
+    }
+
     /** The first answer from now on, of requests started from now on, that matches. */
     LoadWatch watch(String instance, Mode mode, Predicate<Outcome> match) {
         LoadWatch watch = new LoadWatch(instance, mode, match);
