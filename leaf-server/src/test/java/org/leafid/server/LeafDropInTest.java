@@ -1,6 +1,7 @@
 package org.leafid.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -107,18 +108,19 @@ class LeafDropInTest {
     }
 
     @Test
-    void zookeeperDownAtStartServesWithTheWorkerIdOfLeafsCacheFile() throws Exception {
+    void zookeeperDownAtStartRefusesTheStartEvenWithLeafsCacheFileAndSaysWhy() throws Exception {
+        // Meituan Leaf starts from its cache file here; nothing in it proves that no other process of the
+        // address took the id, so this server refuses, and an old key naming Leaf's directory is refused too.
         Path leafTmpdir = dataDir.resolve("leaf-tmpdir");
         Path leafFile = leafTmpdir.resolve(name).resolve("leafconf").resolve("18083").resolve("workerID.properties");
         Files.createDirectories(leafFile.getParent());
         Files.writeString(leafFile, "workerID=5"); // as Leaf writes it
         zookeeper.stop();
 
-        ConfigurableApplicationContext server = start(18083, "--leaf.snowflake.zk.leaf-cache-dir=" + leafTmpdir,
-                "--leaf.snowflake.zk.connect-timeout=500ms");
-
-        long id = new Http(port(server)).getId("/api/snowflake/get/dropin");
-        assertThat(LAYOUT.decode(id).workerId()).isEqualTo(5);
+        assertThatThrownBy(() -> start(18083, "--leaf.snowflake.zk.connect-timeout=500ms"))
+                .hasStackTraceContaining("leaf.snowflake.zk.address").hasStackTraceContaining("no cached id is safe");
+        assertThatThrownBy(() -> start(18083, "--leaf.snowflake.zk.leaf-cache-dir=" + leafTmpdir))
+                .hasStackTraceContaining("leaf.snowflake.zk.leaf-cache-dir");
     }
 
     /** Leaf's keys only, and {@code leaf.data-dir} so the test writes under its own directory. */

@@ -2,7 +2,7 @@ package org.leafid.core.worker;
 
 
 /**
- * The registry side of a {@link WriteBehindSink} (a database row, a ZooKeeper node): one write of
+ * The registry side of a {@link WriteThroughSink} (a database row, a ZooKeeper node): one write of
  * a reservation, and the lines an operator reads when writes fail and when they succeed again.
  */
 public interface RegistryWriter {
@@ -12,10 +12,10 @@ public interface RegistryWriter {
      *
      * @param finalWrite true for the release: the registry is set to exactly this value, which may
      *     be lower than the one it holds (the final reservation ends just past the last ID issued)
-     * @return false when the writer left the registry alone on purpose and logged why itself; the
-     *     sink's outage state is left as it is
+     * @return false when the writer left the registry alone on purpose and logged why itself: the
+     *     reservation is not confirmed
      * @throws WorkerIdLostException when the worker id is no longer this instance's
-     * @throws Exception when the registry could not be written: an outage, which the cache covers
+     * @throws Exception when the registry could not be written: an outage; the reservation is then not used
      */
     boolean write(int workerId, long reservedUntilMillis, boolean finalWrite) throws Exception;
 

@@ -8,6 +8,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.leafid.core.Durations;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.Sleeper;
 import org.leafid.core.worker.WorkerIdRegistry.Registration;
@@ -19,6 +21,13 @@ import org.slf4j.LoggerFactory;
  * of the clock: IDs may be issued at time t only while t is before the recorded reserved-until
  * time, so a restart, even with the clock stepped back, never reuses a timestamp it may have
  * issued.
+ *
+ * <p>A lease counts only as far as the registry itself confirmed it: the reservation moves on
+ * only after the sink recorded it (the registry, not a cache file or a write still queued), and it
+ * is valid for {@code 2 x reportInterval} on the monotonic clock from the moment the last confirmed
+ * recording began. A process paused past that (SIGSTOP, a frozen VM, a long GC) may have lost its id
+ * to another process meanwhile, whatever its wall clock says, so it refuses
+ * ({@link WorkerIdUnavailableException}) until a renewal is confirmed again or the id is found lost.
  *
  * <p>Lifecycle {@code LATENT -> STARTED -> CLOSED}; the constructor does no I/O. When the
  * registry takes the id away ({@link WorkerIdLostException} from the sink), issuing stops at
@@ -38,10 +47,13 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
     private final Sleeper sleeper;
     private final Duration reportInterval;
     private final Duration maxStartWait;
+    private final LongSupplier nanoTime;
+    /** How long a confirmed recording keeps the lease valid, on the monotonic clock. */
+    private final long confirmedWindowNanos;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     /** The id in use; written by start and the renewer thread only. */
     private volatile Registration registration;
-    private volatile WorkerLease lease;
+    private volatile Held held;
     /** When a reservation was last recorded (the heartbeat), or -1 before the first. */
     private volatile long lastRecordedMillis = -1;
     private volatile ScheduledExecutorService renewer;
@@ -51,9 +63,24 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
     private volatile long lastUrgentRenewalMillis = Long.MIN_VALUE / 2;
     /** True while renewals fail, so an outage is logged once, not at every renewal. */
     private final AtomicBoolean renewalFailing = new AtomicBoolean();
+    /** True from the first refusal after the confirmed window ran out until a renewal is confirmed again. */
+    private final AtomicBoolean unconfirmedLogged = new AtomicBoolean();
+
+    /**
+     * The lease and how long it is valid on the monotonic clock, read together in one volatile read.
+     *
+     * @param confirmedUntilNanos {@code nanoTime} at which the last confirmed recording stops covering
+     */
+    private record Held(WorkerLease lease, long confirmedUntilNanos) {}
 
     public ReservingWorkerIdHolder(WorkerIdRegistry registry, InstantSource clock, Sleeper sleeper,
             Duration reportInterval, Duration maxStartWait) {
+        this(registry, clock, sleeper, reportInterval, maxStartWait, System::nanoTime);
+    }
+
+    /** @param nanoTime the monotonic clock the confirmed window is measured on ({@code System::nanoTime}) */
+    public ReservingWorkerIdHolder(WorkerIdRegistry registry, InstantSource clock, Sleeper sleeper,
+            Duration reportInterval, Duration maxStartWait, LongSupplier nanoTime) {
         if (reportInterval.isNegative() || reportInterval.isZero()) {
             throw new IllegalArgumentException("reportInterval must be positive: " + reportInterval);
         }
@@ -65,6 +92,8 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         this.sleeper = sleeper;
         this.reportInterval = reportInterval;
         this.maxStartWait = maxStartWait;
+        this.nanoTime = nanoTime;
+        this.confirmedWindowNanos = 2 * reportInterval.toNanos();
     }
 
     /**
@@ -97,7 +126,7 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         synchronized (this) {
             // close() may have run while start() waited for the clock: then nothing stays held.
             if (state.get() != State.STARTED) {
-                lease = null;
+                held = null;
                 throw new WorkerIdUnavailableException("The worker id holder was closed while starting");
             }
             renewer = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -110,14 +139,43 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         }
     }
 
+    /**
+     * The lease, while the last confirmed recording covers this moment of the monotonic clock: one
+     * volatile read and one {@code nanoTime}.
+     */
     @Override
     public WorkerLease lease() {
-        WorkerLease current = lease;
+        Held current = held();
+        if (nanoTime.getAsLong() - current.confirmedUntilNanos() >= 0) {
+            throw unconfirmed(current);
+        }
+        return current.lease();
+    }
+
+    private Held held() {
+        Held current = held;
         if (current == null) {
             throw new WorkerIdUnavailableException("No worker id is held (state " + state.get()
                     + (state.get() == State.STARTED ? ", registering again" : "") + ")");
         }
         return current;
+    }
+
+    /** Past the confirmed window: refused, logged once, and a renewal asked for now. */
+    private WorkerIdUnavailableException unconfirmed(Held current) {
+        long overMillis = TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - current.confirmedUntilNanos());
+        int workerId = current.lease().workerId();
+        if (unconfirmedLogged.compareAndSet(false, true)) {
+            log.warn("Worker id {}: the registry has not confirmed the lease for {} ms past its window of {} ms "
+                    + "(this process was paused or the registry is slow or unreachable); snowflake IDs are refused "
+                    + "until a renewal is confirmed, since another process may hold the id by now", workerId,
+                    overMillis, TimeUnit.NANOSECONDS.toMillis(confirmedWindowNanos));
+        }
+        reservationLapsed();
+        return new WorkerIdUnavailableException("The lease of worker id " + workerId + " has not been confirmed by "
+                + "its registry for " + overMillis + " ms past its window (" + Durations.format(
+                        Duration.ofNanos(confirmedWindowNanos)) + ", 2 x leaf.snowflake.report-interval); IDs resume "
+                + "once a renewal is confirmed");
     }
 
     /**
@@ -126,13 +184,18 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
      * value after a faster one published a larger one.
      */
     public synchronized void renew() {
-        WorkerLease current = lease();
+        WorkerLease current = held().lease();
+        long sentNanos = nanoTime.getAsLong();
         long wanted = clock.millis() + 2 * reportInterval.toMillis();
         long until = Math.max(current.reservedUntilMillis(), wanted);
         long now = clock.millis();
         registration.sink().record(current.workerId(), until);
         lastRecordedMillis = now;
-        lease = current.extendedTo(until);
+        held = new Held(current.extendedTo(until), sentNanos + confirmedWindowNanos);
+        if (unconfirmedLogged.compareAndSet(true, false)) {
+            log.info("Worker id {}: the registry confirmed the lease again, until {}; snowflake IDs resume",
+                    current.workerId(), until);
+        }
     }
 
     /**
@@ -171,13 +234,14 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
 
     /** The id held, or -1 while none is. */
     public int workerId() {
-        WorkerLease current = lease;
-        return current == null ? -1 : current.workerId();
+        Held current = held;
+        return current == null ? -1 : current.lease().workerId();
     }
 
     @Override
     public void release(long lastIssuedMillis) {
-        WorkerLease last = lease;
+        Held current = held;
+        WorkerLease last = current == null ? null : current.lease();
         if (!stop() || last == null) {
             return;
         }
@@ -224,7 +288,8 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
 
     @Override
     public void close() {
-        WorkerLease last = lease;
+        Held current = held;
+        WorkerLease last = current == null ? null : current.lease();
         if (stop() && last != null) {
             log.info("Worker id {} closed; its reservation until {} stays recorded", last.workerId(),
                     last.reservedUntilMillis());
@@ -238,15 +303,19 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         registration = acquired;
         WorkerLease first = new WorkerLease(acquired.workerId(), acquired.recordedReservationMillis(),
                 acquired.recordedReservationMillis());
+        long sentNanos = nanoTime.getAsLong();
         long until = Math.max(first.reservedUntilMillis(), clock.millis() + 2 * reportInterval.toMillis());
         try {
             acquired.sink().record(acquired.workerId(), until);
+        } catch (WorkerIdUnavailableException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new WorkerIdUnavailableException("Could not record the first time reservation of worker id "
                     + acquired.workerId() + ": " + e.getMessage(), e);
         }
         lastRecordedMillis = clock.millis();
-        lease = first.extendedTo(until);
+        held = new Held(first.extendedTo(until), sentNanos + confirmedWindowNanos);
+        unconfirmedLogged.set(false);
         log.info("Worker id {} held; reservation until {} renewed every {} ms", acquired.workerId(), until,
                 reportInterval.toMillis());
     }
@@ -257,7 +326,7 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
             state.set(State.CLOSED);
             return false;
         }
-        lease = null;
+        held = null;
         ScheduledExecutorService running;
         synchronized (this) {
             running = renewer;
@@ -280,7 +349,7 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
         if (state.get() != State.STARTED) {
             return;
         }
-        if (lease == null) {
+        if (held == null) {
             registerAgain();
             return;
         }
@@ -288,15 +357,15 @@ public final class ReservingWorkerIdHolder implements WorkerIdHolder {
             renew();
             if (renewalFailing.compareAndSet(true, false)) {
                 log.info("Worker id {}: the time reservation is recorded again, until {}", workerId(),
-                        lease.reservedUntilMillis());
+                        held.lease().reservedUntilMillis());
             }
         } catch (WorkerIdLostException e) {
-            lease = null;
+            held = null;
             renewalFailing.set(false);
             log.error("Worker id lost: {}. Snowflake IDs stop now; registering for a new worker id", e.getMessage());
         } catch (RuntimeException e) {
-            WorkerLease current = lease;
-            long until = current == null ? 0 : current.reservedUntilMillis();
+            Held current = held;
+            long until = current == null ? 0 : current.lease().reservedUntilMillis();
             if (renewalFailing.compareAndSet(false, true)) {
                 log.error("Could not record the time reservation of worker id {}: {}. Snowflake IDs stop at {} "
                         + "unless a later renewal succeeds (retried every {} ms, logged again when it does); check "

@@ -15,15 +15,17 @@
  * and the reservation file kept there ({@link org.leafid.core.worker.ReservationFile}, written
  * atomically, so a crash leaves the old or the new content, never half of one). The registries of
  * leaf-jdbc and leaf-zookeeper build on these, so that a restart on the same machine honours the last
- * reservation even while their backend cannot be reached; they sit in core because they need only the
+ * reservation whatever their backend kept; they sit in core because they need only the
  * file system, and every registry module depends on core anyway.
  *
  * <p>The two registries that keep a reservation both locally and remotely ({@code zk_normal} and
  * {@code mysql}) share one rule for each side of it: at start the later of the cached and the
  * registry's reservation binds ({@link org.leafid.core.worker.StartReservation}), and while running
- * the cache file is written first and the registry behind it, off the renewing thread, an outage
- * logged once ({@link org.leafid.core.worker.WriteBehindSink}, with the registry's side behind
- * {@link org.leafid.core.worker.RegistryWriter}).
+ * the cache file is written first and the registry after it, both before the reservation is used, an
+ * outage logged once ({@link org.leafid.core.worker.WriteThroughSink}, with the registry's side behind
+ * {@link org.leafid.core.worker.RegistryWriter}). In every mode a lease counts only for
+ * {@code 2 x report-interval} on the monotonic clock from the start of its last confirmed recording
+ * ({@link org.leafid.core.worker.ReservingWorkerIdHolder}).
  *
  * <p>In {@code local} mode ({@link org.leafid.core.worker.local.LocalWorkerIdRegistry}) the worker id comes
  * from configuration (Leaf's {@code workIdMap} by {@code ip:port}, else

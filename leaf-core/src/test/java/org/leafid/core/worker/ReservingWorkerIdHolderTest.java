@@ -117,6 +117,114 @@ class ReservingWorkerIdHolderTest {
     }
 
     @Test
+    void aLeaseIsRefusedPastItsConfirmedWindowOnTheMonotonicClockWhateverTheWallClockSays() {
+        AtomicLong nanos = new AtomicLong(1_000);
+        ReservingWorkerIdHolder holder = pausableHolder(nanos);
+        holder.start();
+        long window = 2 * SLOW_INTERVAL.toNanos();
+
+        nanos.addAndGet(window - 1);
+        assertThat(holder.lease().covers(clock.millis())).isTrue();
+
+        // Paused past the window (SIGSTOP, a frozen VM): the wall clock did not move, the lease did not end by
+        // it, but the registry may have given the id to another process meanwhile. The registry does not
+        // answer, so the urgent renewal the refusal queues fails too.
+        sink.failWith(new WorkerIdUnavailableException("registry unreachable"));
+        nanos.addAndGet(1);
+        assertThatThrownBy(holder::lease).isInstanceOf(WorkerIdUnavailableException.class)
+                .hasMessageContaining("has not been confirmed by its registry");
+
+        // A renewal the registry did not confirm changes nothing.
+        assertThatThrownBy(holder::renew).isInstanceOf(WorkerIdUnavailableException.class);
+        assertThatThrownBy(holder::lease).isInstanceOf(WorkerIdUnavailableException.class);
+
+        // A confirmed one opens a new window, measured from when it began.
+        sink.failWith(null);
+        holder.renew();
+        assertThat(holder.lease().workerId()).isEqualTo(WORKER_ID);
+        nanos.addAndGet(window - 1);
+        assertThat(holder.lease().workerId()).isEqualTo(WORKER_ID);
+        nanos.addAndGet(1);
+        assertThatThrownBy(holder::lease).isInstanceOf(WorkerIdUnavailableException.class);
+    }
+
+    @Test
+    void aRenewalTheRegistryDidNotConfirmDoesNotMoveTheReservation() {
+        AtomicLong nanos = new AtomicLong();
+        ReservingWorkerIdHolder holder = pausableHolder(nanos);
+        holder.start();
+        WorkerLease before = holder.lease();
+        clock.advance(1_000);
+
+        sink.failWith(new WorkerIdUnavailableException("registry unreachable"));
+        assertThatThrownBy(holder::renew).isInstanceOf(WorkerIdUnavailableException.class);
+
+        assertThat(holder.lease()).isEqualTo(before);
+    }
+
+    @Test
+    void aGeneratorOfAPausedHolderIssuesNothingUntilTheRegistryConfirmsAndNoIdRepeats() throws Exception {
+        AtomicLong nanos = new AtomicLong();
+        ReservingWorkerIdHolder holder = pausableHolder(nanos);
+        holder.start();
+        SnowflakeGenerator generator = generator(holder);
+        Set<Long> ids = ConcurrentHashMap.newKeySet();
+        AtomicInteger refused = new AtomicInteger();
+        AtomicInteger repeated = new AtomicInteger();
+        CountDownLatch halfway = new CountDownLatch(4);
+        CountDownLatch paused = new CountDownLatch(1);
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                done.add(threads.submit(() -> {
+                    for (int i = 0; i < 20_000; i++) {
+                        if (i == 10_000) {
+                            halfway.countDown();
+                            paused.await(); // the rest after the pause
+                        }
+                        if (i % 1_000 == 0) {
+                            clock.advance(1);
+                        }
+                        try {
+                            if (!ids.add(generator.nextId())) {
+                                repeated.incrementAndGet();
+                            }
+                        } catch (WorkerIdUnavailableException e) {
+                            refused.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            assertThat(halfway.await(30, TimeUnit.SECONDS)).isTrue();
+            // Paused past the window, the registry unreachable meanwhile.
+            sink.failWith(new WorkerIdUnavailableException("registry unreachable"));
+            nanos.addAndGet(2 * SLOW_INTERVAL.toNanos());
+            paused.countDown();
+            for (Future<?> thread : done) {
+                thread.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        int issuedWhilePaused = ids.size();
+        assertThatThrownBy(generator::nextId).isInstanceOf(WorkerIdUnavailableException.class);
+
+        sink.failWith(null);
+        holder.renew();
+        clock.advance(1);
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(ids.add(generator.nextId())).isTrue();
+        }
+
+        assertThat(repeated).hasValue(0);
+        assertThat(ids).hasSize(issuedWhilePaused + 1_000);
+        assertThat(issuedWhilePaused).as("issued before the pause").isEqualTo(40_000);
+        assertThat(refused.get()).as("refused after the window ran out").isEqualTo(40_000);
+    }
+
+    @Test
     void leaseIsUnavailableBeforeStart() {
         ReservingWorkerIdHolder holder = holder(0, SLOW_INTERVAL);
 
@@ -549,6 +657,15 @@ class ReservingWorkerIdHolderTest {
     private ReservingWorkerIdHolder holder(long recordedReservation, Duration reportInterval) {
         ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(WORKER_ID, recordedReservation, sink, clock,
                 clock, reportInterval, MAX_START_WAIT);
+        holders.add(holder);
+        return holder;
+    }
+
+    /** A holder of a registry that hands out WORKER_ID, its confirmed window measured on {@code nanos}. */
+    private ReservingWorkerIdHolder pausableHolder(AtomicLong nanos) {
+        ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(
+                () -> new WorkerIdRegistry.Registration(WORKER_ID, 0, sink), clock, clock, SLOW_INTERVAL,
+                MAX_START_WAIT, nanos::get);
         holders.add(holder);
         return holder;
     }

@@ -136,7 +136,7 @@ class RowPutBackTest {
 
     private WorkerIdRegistry mysql(TestDatabase database, String ip) {
         return new MysqlWorkerIdRegistry(LeafSqlSessions.create(pool(database)), new InstanceAddress(ip, 8080),
-                new WorkerCacheFiles(dir.resolve(ip), "leaf", 8080).registry(), Runnable::run);
+                new WorkerCacheFiles(dir.resolve(ip), "leaf", 8080).registry());
     }
 
     private DruidDataSource pool(TestDatabase database) {

@@ -71,7 +71,7 @@ class WorkerIdFailoverTest {
     @Timeout(120)
     void aMysqlModeIdLostInTheFailoverIsNotGivenToANewInstance() throws Exception {
         failOver((sessions, instance) -> new MysqlWorkerIdRegistry(sessions, instance,
-                new WorkerCacheFiles(dir.resolve(instance.ip()), "leaf", instance.port()).registry(), Runnable::run,
+                new WorkerCacheFiles(dir.resolve(instance.ip()), "leaf", instance.port()).registry(),
                 LAYOUT.maxWorkerId(), HOLDER_LEASE, waitOf(sessions)), "leaf_workerid_alloc", "ip");
     }
 

@@ -1,10 +1,15 @@
 package org.leafid.redis.worker;
 
 import io.lettuce.core.RedisException;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.leafid.core.Durations;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.Sleeper;
 import org.leafid.core.worker.InstanceAddress;
@@ -19,6 +24,10 @@ import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -60,6 +69,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
 
     private static final Logger log = LoggerFactory.getLogger(RedisWorkerIdRegistry.class);
+    /** How much longer than its own timeout a WAIT may take to answer. */
+    private static final long WAIT_ANSWER_MARGIN_MILLIS = 1_000;
     /** What an operator checks when Redis does not answer. */
     static final String REDIS_SETTINGS = "Redis (spring.data.redis.*)";
 
@@ -93,7 +104,11 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
         cached.ifPresent(recorded -> arguments.add(Integer.toString(recorded.workerId())));
         List<Object> taken;
         try {
-            taken = redis.execute(RedisWorkerScripts.TAKE, List.of(keys.pool()), arguments.toArray());
+            Acked<List<Object>> take = runAcked(RedisWorkerScripts.TAKE, List.of(keys.pool()), arguments.toArray());
+            taken = take.result();
+            if (taken != null && taken.size() >= 5 && Integer.parseInt(String.valueOf(taken.get(0))) >= 0) {
+                requireAcks(take, "take of worker id " + taken.get(0));
+            }
         } catch (DataAccessException | RedisException e) {
             throw new WorkerIdUnavailableException(REDIS_SETTINGS + " could not be reached (" + e.getMessage()
                     + "); leaf.snowflake.mode=redis needs it to take a worker id, and no cached id is safe without "
@@ -172,6 +187,61 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
         return after;
     }
 
+    /** A script's answer and how many replicas acknowledged it ({@code WAIT}), -1 when none was asked for. */
+    private record Acked<T>(T result, long replicas) {}
+
+    /**
+     * Runs a script and, when replicas must acknowledge lease writes, {@code WAIT} on the same
+     * connection right after it: a master that was frozen past Sentinel's {@code down-after} and
+     * replaced still answers its old clients until Sentinel turns it into a replica, but no replica
+     * follows it any more, so no {@code WAIT} of it is acknowledged.
+     */
+    private <T> Acked<T> runAcked(RedisScript<T> script, List<String> scriptKeys, Object... arguments) {
+        if (settings.replicaAcks() == 0) {
+            return new Acked<>(redis.execute(script, scriptKeys, arguments), -1);
+        }
+        return redis.execute(new SessionCallback<Acked<T>>() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <K, V> Acked<T> execute(RedisOperations<K, V> operations) {
+                // One connection for both (bound for the session), so WAIT counts this script's write.
+                T result = ((RedisOperations<String, String>) operations).execute(script, scriptKeys, arguments);
+                Long replicas = operations.execute((RedisCallback<Long>) connection -> waitForReplicas(connection));
+                return new Acked<>(result, replicas == null ? 0 : replicas);
+            }
+        });
+    }
+
+    /** {@code WAIT} on the connection's native (shared) Lettuce connection, the one the script went through. */
+    @SuppressWarnings("unchecked")
+    private Long waitForReplicas(RedisConnection connection) {
+        RedisClusterAsyncCommands<byte[], byte[]> commands =
+                (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+        long timeoutMillis = settings.replicaAckTimeout().toMillis();
+        try {
+            return commands.waitForReplication(settings.replicaAcks(), timeoutMillis)
+                    .get(timeoutMillis + WAIT_ANSWER_MARGIN_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LeafInterruptedException("Redis to answer WAIT", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new WorkerIdUnavailableException(REDIS_SETTINGS + " did not answer WAIT within "
+                    + (timeoutMillis + WAIT_ANSWER_MARGIN_MILLIS) + " ms (" + e + ")", e);
+        }
+    }
+
+    /** A write fewer replicas acknowledged than asked for does not count. */
+    private void requireAcks(Acked<?> acked, String what) {
+        if (acked.replicas() >= 0 && acked.replicas() < settings.replicaAcks()) {
+            throw new WorkerIdUnavailableException("Redis: the " + what + " was acknowledged by " + acked.replicas()
+                    + " replica(s) within " + Durations.format(settings.replicaAckTimeout()) + ", fewer than the "
+                    + settings.replicaAcks() + " of leaf.snowflake.redis.replica-acks (WAIT): the Redis reached may be "
+                    + "a master cut off from its replicas while Sentinel fails over, so it does not count. Check the "
+                    + "replicas (INFO replication); set leaf.snowflake.redis.replica-acks=0 only for a Redis that has "
+                    + "none and no Sentinel");
+        }
+    }
+
     /**
      * The lease of one id: each reservation goes to the cache file first (so this instance's next
      * start honours it whatever Redis keeps), then to Redis with the renewal, in one script that
@@ -188,21 +258,23 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
         @Override
         public void record(int id, long reservedUntilMillis) {
             cache.record(workerId, reservedUntilMillis);
-            Long renewed = run(RedisWorkerScripts.RENEW, "renew", owner.key(), Long.toString(leaseMillis()),
+            Acked<Long> renewal = run(RedisWorkerScripts.RENEW, "renew", owner.key(), Long.toString(leaseMillis()),
                     Long.toString(reservedUntilMillis));
+            Long renewed = renewal.result();
             if (renewed == null || renewed != 1L) {
                 throw new WorkerIdLostException("worker id " + workerId + " is no longer leased to this process ("
                         + owner + ") in Redis: " + keys.lease(workerId) + " is " + holderNow()
                         + " (a FLUSHALL, a restart or failover of Redis, or the lease ran out) and may be another "
                         + "process's now, even one of the same address");
             }
+            requireAcks(renewal, "renewal of worker id " + workerId);
         }
 
         @Override
         public void release(int id, long finalReservationMillis) {
             cache.record(workerId, finalReservationMillis);
             Long released = run(RedisWorkerScripts.RELEASE, "release", owner.key(),
-                    Long.toString(finalReservationMillis));
+                    Long.toString(finalReservationMillis)).result();
             if (released == null || released != 1L) {
                 throw new WorkerIdUnavailableException("worker id " + workerId + " was no longer leased to this "
                         + "process (" + owner + ") in Redis (" + keys.lease(workerId) + " is " + holderNow()
@@ -221,10 +293,9 @@ public final class RedisWorkerIdRegistry implements WorkerIdRegistry {
             }
         }
 
-        private Long run(RedisScript<Long> script, String what, String... arguments) {
+        private Acked<Long> run(RedisScript<Long> script, String what, String... arguments) {
             try {
-                return redis.execute(script, List.of(keys.lease(workerId), keys.reserved(workerId)),
-                        (Object[]) arguments);
+                return runAcked(script, List.of(keys.lease(workerId), keys.reserved(workerId)), (Object[]) arguments);
             } catch (DataAccessException | RedisException e) {
                 throw new WorkerIdUnavailableException(REDIS_SETTINGS + " did not answer the " + what + " of worker id "
                         + workerId + " (" + e.getMessage() + ")", e);

@@ -36,7 +36,7 @@ class RedisWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContractTe
     private TestRedis admin;
 
     RedisWorkerIdRegistryContractTest() {
-        super(Restart.KEEPS_ID, Outage.REFUSES);
+        super(Restart.KEEPS_ID);
     }
 
     /**

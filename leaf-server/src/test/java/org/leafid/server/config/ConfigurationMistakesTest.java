@@ -172,9 +172,9 @@ class ConfigurationMistakesTest {
 
     /** A worker id that cannot be had ends in the summary with the reason, not a long stack trace. */
     @Test
-    void unreachableZookeeperWithoutCacheFilesEndsInTheSummaryNotAStackTrace(CapturedOutput output) {
+    void unreachableZookeeperEndsInTheSummaryNotAStackTrace(CapturedOutput output) {
         assertThatThrownBy(() -> start("--leaf.segment.enable=false", "--leaf.snowflake.zk.address=127.0.0.1:1",
-                "--leaf.snowflake.zk.connect-timeout=300ms", "--leaf.snowflake.zk.leaf-cache-dir=" + dataDir))
+                "--leaf.snowflake.zk.connect-timeout=300ms"))
                 .hasStackTraceContaining("could not be reached");
         String printed = output.toString();
         assertThat(printed).contains(FAILED, "Snowflake could not start: ZooKeeper (leaf.snowflake.zk.address)",

@@ -213,6 +213,13 @@ class ReliabilityFaultIT {
     }
 
     @Test
+    @Order(19)
+    @FullFaultSuite
+    void aHolderPausedPastItsLeaseIssuesNothingWithTheIdAnotherProcessTook() throws Exception {
+        scenario("A holder paused past its lease", result -> PausedHolderScenario.run(context, result));
+    }
+
+    @Test
     @Order(20)
     @FullFaultSuite
     void maxIdSetBackTogetherWithItsMarkRepeatsNoId() throws Exception {

@@ -168,6 +168,26 @@ final class ServerProcess {
         }
     }
 
+    /** {@code SIGSTOP}: every thread of the process stops where it is, as in a frozen VM or a long pause. */
+    void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** {@code SIGCONT}: a paused process continues; nothing when it is not running. */
+    void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new AssertionError("kill -" + name + " " + process.pid() + " (" + this.name + ") failed");
+        }
+    }
+
     /** SIGTERM, the graceful stop; kill -9 if it takes longer than 30 s. */
     void stop() throws InterruptedException {
         if (process != null && process.isAlive()) {

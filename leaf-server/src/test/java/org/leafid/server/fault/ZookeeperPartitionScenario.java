@@ -15,8 +15,9 @@ import org.leafid.server.fault.LoadRun.Mode;
 /**
  * ZooKeeper behind a network partition: a relay that goes silent (no reset, no refusal) for
  * 10 s, longer than the reservation's lead and shorter than the session timeout. A
- * {@code zk_normal} instance with the default report interval must keep issuing on its local
- * reservation all along, as it does when ZooKeeper is cleanly down.
+ * {@code zk_normal} instance with the default report interval issues as long as its last renewal
+ * ZooKeeper confirmed covers (6 s), then refuses with 503 {@code worker-id-unavailable} (a renewal
+ * that reaches only the cache file does not count), and issues again once the partition heals.
  */
 final class ZookeeperPartitionScenario {
 
@@ -49,7 +50,7 @@ final class ZookeeperPartitionScenario {
             FaultContext.hold(PARTITION);
             load.phase("healed");
             proxy.thaw();
-            FaultContext.hold(Duration.ofSeconds(4));
+            FaultContext.hold(Duration.ofSeconds(8));
             run = load.stop();
             lastErrorMillis = load.lastErrorNanos(null, server.name()).stream()
                     .map(nanos -> (nanos - refused.sinceNanos()) / 1_000_000).findFirst().orElse(0);
@@ -66,7 +67,7 @@ final class ZookeeperPartitionScenario {
         result.duplicates = duplicates;
         result.errors = ScenarioResult.errors(run.errors());
         result.recovery = refused.first() == null ? "zk_normal: no refusal" : String.format(Locale.ROOT,
-                "zk_normal: %,d refusals (expected none) from %s to %s after the partition began", refusals,
+                "zk_normal: %,d refusals from %s to %s after the partition began", refusals,
                 ScenarioResult.millis((refused.first().doneNanos() - refused.sinceNanos()) / 1_000_000),
                 ScenarioResult.millis(lastErrorMillis));
         result.note("%,d IDs issued during the partition (worker id %s); errors by phase: partitioned %s, healed %s.",
@@ -83,6 +84,11 @@ final class ZookeeperPartitionScenario {
 
         assertThat(duplicates).as("duplicate IDs").isZero();
         assertThat(FaultContext.notIncreasing(run, Mode.SNOWFLAKE)).as("clients whose IDs did not increase").isEmpty();
-        assertThat(run.errors()).as("zk_normal refusals while ZooKeeper was partitioned").isEmpty();
+        assertThat(refused.first()).as("zk_normal refused once its confirmed renewal ran out").isNotNull();
+        assertThat((refused.first().doneNanos() - refused.sinceNanos()) / 1_000_000)
+                .as("first refusal after the partition began, ms (3 s report interval: 6 s window)").isLessThan(9_000);
+        assertThat(FaultContext.unexpected(run.errors(), "snowflake 503 worker-id-unavailable"))
+                .as("errors other than worker-id-unavailable").isEmpty();
+        assertThat(run.ids("healed", Mode.SNOWFLAKE)).as("IDs after the partition healed").isPositive();
     }
 }

@@ -4,9 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
@@ -24,7 +22,7 @@ import org.leafid.core.worker.StartReservation;
 import org.leafid.core.worker.WorkerIdLostException;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.WorkerIdUnavailableException;
-import org.leafid.core.worker.WriteBehindSink;
+import org.leafid.core.worker.WriteThroughSink;
 import org.leafid.zookeeper.WorkerNode;
 import org.leafid.zookeeper.ZkPaths;
 import org.slf4j.Logger;
@@ -33,10 +31,12 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code zk_normal}, Leaf's scheme: a persistent sequential node
  * {@code /snowflake/{name}/forever/{ip}:{port}-{seq}} per instance, whose sequence number is the
- * worker id for good. The reservation is written to the cache file (which must succeed) and to
- * the node (best effort: the id is this instance's forever, so a ZooKeeper outage does not stop
- * issuing). ZooKeeper unreachable at start: the cache file is used under the same rule, or,
- * when there is none, Meituan Leaf's own cache file ({@link MeituanLeafCacheFile}).
+ * worker id for good. Every reservation is written to the cache file and then to the node before it
+ * is used ({@link WriteThroughSink}): a second process of the same address can take the id once this
+ * one's session expires, so a reservation ZooKeeper has not confirmed does not count, and the holder
+ * stops issuing once its last confirmed one runs out (2 x the report interval) during an outage.
+ * ZooKeeper unreachable at start: the start fails naming it (no cached id is provably this
+ * process's; the cache file still binds the next start to its last reservation).
  *
  * <p>Drop-in for Meituan Leaf: an existing node of this ip:port, Leaf's or ours, is taken over
  * with its worker id, issuing only after its timestamp; node data keeps Leaf's exact shape
@@ -49,12 +49,7 @@ import org.slf4j.LoggerFactory;
  * ZooKeeper expires its session), then stops naming the holder. A graceful stop deletes the
  * node, so a restart keeps its id at once. A holder whose renewal finds the node another
  * process's stops issuing ({@link WorkerIdLostException}); one that finds it gone (its session
- * expired, or it started from its cache file) creates it again. A start from the cache file
- * while ZooKeeper is unreachable cannot check, as before.
- *
- * <p>Node writes of renewals run on {@code nodeWriter}, never on the renewing thread: while
- * ZooKeeper is partitioned or losing quorum, Curator may block a write for seconds before it
- * gives up, and a renewal held that long would let the reservation run out and stop issuing.
+ * expired while nobody took the address) creates it again.
  */
 public final class ZkNormalWorkerIdRegistry implements WorkerIdRegistry {
 
@@ -64,48 +59,32 @@ public final class ZkNormalWorkerIdRegistry implements WorkerIdRegistry {
     private final ZkPaths paths;
     private final InstanceAddress instance;
     private final ReservationFile cache;
-    private final MeituanLeafCacheFile leafCache;
     private final Duration connectTimeout;
-    private final Executor nodeWriter;
     private final int maxWorkerId;
     private final Duration liveWait;
     private final LeaseOwner owner;
 
     /** With Leaf's 10 worker bits: at most 1,024 instances ever registered. */
     public ZkNormalWorkerIdRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance, ReservationFile cache,
-            MeituanLeafCacheFile leafCache, Duration connectTimeout, Executor nodeWriter) {
-        this(zk, paths, instance, cache, leafCache, connectTimeout, nodeWriter, SnowflakeLayout.MAX_WORKER_ID);
+            Duration connectTimeout) {
+        this(zk, paths, instance, cache, connectTimeout, SnowflakeLayout.MAX_WORKER_ID, connectTimeout);
     }
 
     /**
      * @param cache this server's cache file, written at every renewal
-     * @param leafCache Meituan Leaf's cache file, read only when ZooKeeper is down at start and
-     *     {@code cache} does not exist
-     * @param nodeWriter runs the node updates of renewals (one at a time); {@code Runnable::run}
-     *     writes in the renewing thread
      * @param maxWorkerId the layout's largest worker id: a node whose sequence is above it is refused
      *     (Meituan Leaf's own limit is 1023, its 10 bits)
-     */
-    public ZkNormalWorkerIdRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance, ReservationFile cache,
-            MeituanLeafCacheFile leafCache, Duration connectTimeout, Executor nodeWriter, int maxWorkerId) {
-        this(zk, paths, instance, cache, leafCache, connectTimeout, nodeWriter, maxWorkerId, connectTimeout);
-    }
-
-    /**
      * @param liveWait how long a start waits for another process's live node of this address to go
      *     before it is refused: the session timeout, so that a restart after a kill waits for the
      *     dead session to expire
      */
     public ZkNormalWorkerIdRegistry(CuratorFramework zk, ZkPaths paths, InstanceAddress instance, ReservationFile cache,
-            MeituanLeafCacheFile leafCache, Duration connectTimeout, Executor nodeWriter, int maxWorkerId,
-            Duration liveWait) {
+            Duration connectTimeout, int maxWorkerId, Duration liveWait) {
         this.zk = zk;
         this.paths = paths;
         this.instance = instance;
         this.cache = cache;
-        this.leafCache = leafCache;
         this.connectTimeout = connectTimeout;
-        this.nodeWriter = nodeWriter;
         this.maxWorkerId = maxWorkerId;
         this.liveWait = liveWait;
         this.owner = LeaseOwner.newProcess(instance);
@@ -115,7 +94,10 @@ public final class ZkNormalWorkerIdRegistry implements WorkerIdRegistry {
     public Registration register() {
         Optional<ReservationFile.Recorded> cached = cache.read();
         if (!connected()) {
-            return offline(cached);
+            throw new WorkerIdUnavailableException("ZooKeeper (leaf.snowflake.zk.address) could not be reached within "
+                    + Durations.format(connectTimeout) + ": zk_normal needs it at start to know that no other process "
+                    + "of " + instance + " holds its worker id (no cached id is safe without it); start ZooKeeper or "
+                    + "fix the address, then start again");
         }
         try {
             String node = findOrCreateNode();
@@ -147,33 +129,8 @@ public final class ZkNormalWorkerIdRegistry implements WorkerIdRegistry {
         }
     }
 
-    /** ZooKeeper unreachable: our cache file, else Meituan Leaf's (its rule, with a warning), else refuse. */
-    private Registration offline(Optional<ReservationFile.Recorded> cached) {
-        if (cached.isPresent()) {
-            log.warn("ZooKeeper unreachable at start: {} uses worker id {} and reservation {} from {}", instance,
-                    cached.get().workerId(), cached.get().reservedUntilMillis(), cache.path());
-            return new Registration(cached.get().workerId(), cached.get().reservedUntilMillis(), sink(null));
-        }
-        OptionalInt leafs = leafCache.workerId();
-        if (leafs.isEmpty()) {
-            throw new WorkerIdUnavailableException("ZooKeeper (leaf.snowflake.zk.address) could not be reached within "
-                    + Durations.format(connectTimeout) + " and there is no cache file to start from: neither this "
-                    + "server's " + cache.path() + " nor Meituan Leaf's " + leafCache.path()
-                    + " (leaf.snowflake.zk.leaf-cache-dir) exists; start ZooKeeper or fix the address, then start "
-                    + "again");
-        }
-        int workerId = leafs.getAsInt();
-        log.warn("ZooKeeper unreachable at start and no cache file {}: {} uses worker id {} from Meituan Leaf's cache "
-                + "file {}. That file records no time, so IDs are issued from now on, as Leaf itself does: they are "
-                + "unique only if this machine's clock is past every ID Leaf issued with worker id {} (a clock set "
-                + "back since Leaf stopped could repeat some). From now on the reservation is kept in {}",
-                cache.path(), instance, workerId, leafCache.path(), workerId, cache.path());
-        return new Registration(workerId, 0, sink(null));
-    }
-
-    /** The start's warnings do not say how node writes fare, so the first failed write is logged in any case. */
-    private WriteBehindSink sink(String node) {
-        return new WriteBehindSink(cache, new NodeWriter(node), nodeWriter, log, false);
+    private WriteThroughSink sink(String node) {
+        return new WriteThroughSink(cache, new NodeWriter(node), log);
     }
 
     private boolean connected() {
@@ -299,11 +256,10 @@ public final class ZkNormalWorkerIdRegistry implements WorkerIdRegistry {
         return Integer.parseInt(node.substring(node.lastIndexOf('-') + 1));
     }
 
-    /** Writes the reservation into the node, behind the cache file ({@link WriteBehindSink}). */
+    /** Writes the reservation into the node, after the cache file ({@link WriteThroughSink}). */
     private final class NodeWriter implements RegistryWriter {
 
-        /** Null after a start from a cache file: found or created once ZooKeeper answers. */
-        private String node;
+        private final String node;
 
         NodeWriter(String node) {
             this.node = node;
@@ -317,18 +273,11 @@ public final class ZkNormalWorkerIdRegistry implements WorkerIdRegistry {
         @Override
         public boolean write(int workerId, long reservedUntilMillis, boolean finalWrite) throws Exception {
             if (!zk.getZookeeperClient().isConnected()) {
-                // Not worth a Curator wait: the cache file holds the reservation meanwhile.
+                // Not worth a Curator wait: the renewal fails now and is tried again at the next tick.
                 throw new KeeperException.ConnectionLossException();
             }
-            String target = node != null ? node : (node = findOrCreateNode());
-            if (sequenceOf(target) != workerId) {
-                log.error("{} is registered as {} in ZooKeeper, but issues with worker id {} from its cache file; "
-                        + "the node is left alone. Restart the instance once ZooKeeper is healthy", instance, target,
-                        workerId);
-                return false;
-            }
             checkLive(workerId);
-            zk.setData().forPath(target, new WorkerNode(instance.ip(), instance.port(), reservedUntilMillis).toBytes());
+            zk.setData().forPath(node, new WorkerNode(instance.ip(), instance.port(), reservedUntilMillis).toBytes());
             if (finalWrite) {
                 leaveLive();
             }
@@ -338,11 +287,11 @@ public final class ZkNormalWorkerIdRegistry implements WorkerIdRegistry {
         @Override
         public Failure describe(Exception failure, int workerId, long reservedUntilMillis) {
             if (failure instanceof KeeperException.ConnectionLossException) {
-                return Failure.warning("ZooKeeper unreachable: worker id " + workerId + " keeps issuing on the "
-                        + "reservation in " + cache.path() + "; the node is updated when ZooKeeper is back");
+                return Failure.warning("ZooKeeper unreachable: worker id " + workerId + " issues only until its last "
+                        + "confirmed reservation runs out, and again once its node is written");
             }
             return Failure.warning("Could not write the reservation of worker id " + workerId + " to ZooKeeper ("
-                    + failure + "); issuing goes on from the cache file " + cache.path() + ", the node is written "
+                    + failure + "); IDs stop when the last confirmed reservation runs out, and the node is written "
                     + "again at the next renewal");
         }
 

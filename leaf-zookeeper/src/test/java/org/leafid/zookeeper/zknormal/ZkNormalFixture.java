@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.Executor;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -68,19 +67,17 @@ final class ZkNormalFixture implements AutoCloseable {
         return closeLater(client);
     }
 
-    /** @param nodeWriter runs renewals' node writes; {@code Runnable::run} in the renewing thread */
-    ZkNormalWorkerIdRegistry registry(InstanceAddress instance, Executor nodeWriter) {
-        return registry(client(), instance, nodeWriter);
+    ZkNormalWorkerIdRegistry registry(InstanceAddress instance) {
+        return registry(client(), instance);
     }
 
     /** On {@code client}, whose session is the process's: closing it ends the process for ZooKeeper. */
-    ZkNormalWorkerIdRegistry registry(CuratorFramework client, InstanceAddress instance, Executor nodeWriter) {
-        return new ZkNormalWorkerIdRegistry(client, paths, instance, cache(instance), leafCache(instance),
-                Duration.ofMillis(500), nodeWriter);
+    ZkNormalWorkerIdRegistry registry(CuratorFramework client, InstanceAddress instance) {
+        return new ZkNormalWorkerIdRegistry(client, paths, instance, cache(instance), Duration.ofMillis(500));
     }
 
     ReservingWorkerIdHolder started(InstanceAddress instance, Duration maxStartWait) {
-        return started(registry(instance, Runnable::run), maxStartWait);
+        return started(registry(instance), maxStartWait);
     }
 
     ReservingWorkerIdHolder started(WorkerIdRegistry registry, Duration maxStartWait) {
@@ -100,10 +97,9 @@ final class ZkNormalFixture implements AutoCloseable {
                 .registry();
     }
 
-    /** Meituan Leaf's cache file of the instance, in a directory of the test (never the real tmpdir). */
-    MeituanLeafCacheFile leafCache(InstanceAddress instance) {
-        return MeituanLeafCacheFile.of(dir.resolve("leaf-tmpdir").resolve(instance.ip()).toString(), paths.name(),
-                instance.port());
+    /** Meituan Leaf's {@code java.io.tmpdir} for the instance, a directory of the test (never the real tmpdir). */
+    Path leafTmpdir(InstanceAddress instance) {
+        return dir.resolve("leaf-tmpdir").resolve(instance.ip());
     }
 
     @Override

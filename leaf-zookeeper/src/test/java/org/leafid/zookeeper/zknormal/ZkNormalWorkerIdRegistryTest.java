@@ -2,6 +2,7 @@ package org.leafid.zookeeper.zknormal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +27,7 @@ import org.leafid.core.worker.ReservationFile;
 import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.worker.WorkerIdLostException;
 import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.core.worker.WorkerLease;
 import org.leafid.zookeeper.WorkerNode;
 import org.leafid.zookeeper.ZkPaths;
 
@@ -71,7 +74,7 @@ class ZkNormalWorkerIdRegistryTest {
         InstanceAddress shared = instance("172.17.0.2", 8080);
         ReservingWorkerIdHolder first = started(shared, Duration.ofSeconds(5));
 
-        assertThatThrownBy(() -> zk.registry(shared, Runnable::run).register())
+        assertThatThrownBy(() -> zk.registry(shared).register())
                 .isInstanceOf(WorkerIdUnavailableException.class)
                 .hasMessageContaining("held by another live process (" + shared.key() + "/")
                 .hasMessageContaining("leaf.snowflake.ip or port");
@@ -97,9 +100,9 @@ class ZkNormalWorkerIdRegistryTest {
     void aRestartAfterAKillWaitsForTheDeadSessionToEnd() throws Exception {
         InstanceAddress instance = instance("10.0.0.8", 8080);
         CuratorFramework killed = zk.client();
-        int workerId = zk.registry(killed, instance, Runnable::run).register().workerId(); // never released
+        int workerId = zk.registry(killed, instance).register().workerId(); // never released
         ZkNormalWorkerIdRegistry restart = new ZkNormalWorkerIdRegistry(zk.client(), paths, instance, zk.cache(instance),
-                zk.leafCache(instance), Duration.ofMillis(500), Runnable::run, 1023, Duration.ofSeconds(30));
+                Duration.ofMillis(500), 1023, Duration.ofSeconds(30));
         ExecutorService starting = Executors.newSingleThreadExecutor();
         zk.closeLater(starting::shutdownNow);
         CountDownLatch go = new CountDownLatch(1);
@@ -156,43 +159,39 @@ class ZkNormalWorkerIdRegistryTest {
     }
 
     @Test
-    void aStalledNodeWriteDoesNotHoldUpRenewalsSoIssuingGoesOn() throws Exception {
-        // A partitioned ZooKeeper can block a write for seconds; renewals must not wait for it.
+    void zookeeperDownWhileRunningStopsIssuingOnceTheConfirmedWindowEndsAndItResumesWhenZookeeperIsBack()
+            throws Exception {
         InstanceAddress instance = instance("10.0.0.11", 8080);
-        CountDownLatch zookeeperAnswers = new CountDownLatch(1);
-        ExecutorService stalledWriter = Executors.newSingleThreadExecutor();
-        zk.closeLater(stalledWriter::shutdownNow);
-        stalledWriter.execute(() -> {
-            try {
-                zookeeperAnswers.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        ReservingWorkerIdHolder holder = zk.started(zk.registry(instance, stalledWriter), Duration.ofSeconds(5));
+        AtomicLong nanos = new AtomicLong();
+        ReservingWorkerIdHolder holder = zk.closeLater(new ReservingWorkerIdHolder(zk.registry(instance), clock, clock,
+                REPORT_INTERVAL, Duration.ofSeconds(5), nanos::get));
+        holder.start();
         SnowflakeGenerator generator = generator(holder);
-        long firstReservation = holder.lease().reservedUntilMillis();
         Set<Long> ids = new HashSet<>();
-
-        for (int renewal = 0; renewal < 10; renewal++) {
-            clock.advance(REPORT_INTERVAL.toMillis());
-            holder.renew();
-            for (int i = 0; i < 1_000; i++) {
-                assertThat(ids.add(generator.nextId())).isTrue();
-            }
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(ids.add(generator.nextId())).isTrue();
         }
+        WorkerLease confirmed = holder.lease();
 
-        long reserved = holder.lease().reservedUntilMillis();
-        assertThat(reserved).isGreaterThan(firstReservation + 9 * REPORT_INTERVAL.toMillis());
-        assertThat(cache(instance).read()).hasValue(new ReservationFile.Recorded(holder.workerId(), reserved));
-        zookeeperAnswers.countDown();
-        stalledWriter.submit(() -> { }).get(10, TimeUnit.SECONDS); // the queued write has run
-        holder.renew(); // the writer is free again: this renewal reaches the node
-        stalledWriter.shutdown();
-        assertThat(stalledWriter.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        zk.server().stop();
+        clock.advance(REPORT_INTERVAL.toMillis());
+        assertThatThrownBy(holder::renew).isInstanceOf(WorkerIdUnavailableException.class);
+        // The cache has the renewal (it binds this machine's next start), the lease does not.
+        assertThat(holder.lease()).isEqualTo(confirmed);
+        assertThat(ids.add(generator.nextId())).isTrue(); // still inside the last confirmed window
+        nanos.addAndGet(2 * REPORT_INTERVAL.toNanos());
+        assertThatThrownBy(generator::nextId).isInstanceOf(WorkerIdUnavailableException.class)
+                .hasMessageContaining("has not been confirmed by its registry");
+
+        zk.server().restart();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .ignoreException(WorkerIdUnavailableException.class).untilAsserted(holder::renew);
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(ids.add(generator.nextId())).isTrue();
+        }
         String node = paths.forever() + "/" + client().getChildren().forPath(paths.forever()).get(0);
         assertThat(WorkerNode.parse(node, client().getData().forPath(node)).timestamp())
-                .isGreaterThanOrEqualTo(reserved);
+                .isEqualTo(holder.lease().reservedUntilMillis());
     }
 
     @Test
@@ -219,15 +218,15 @@ class ZkNormalWorkerIdRegistryTest {
                 .hasMessageContaining("0..3");
         // An instance registered under Leaf's 10 bits (a sequence after those above), then started with 2 bits.
         InstanceAddress registeredWide = instance("10.0.1.10", 8080);
-        int wideId = zk.registry(registeredWide, Runnable::run).register().workerId();
+        int wideId = zk.registry(registeredWide).register().workerId();
         assertThat(wideId).isGreaterThan(3);
         assertThatThrownBy(() -> narrow(registeredWide).register()).isInstanceOf(WorkerIdUnavailableException.class)
                 .hasMessageContaining("gives worker id " + wideId + ", beyond 3");
     }
 
     private ZkNormalWorkerIdRegistry narrow(InstanceAddress instance) {
-        return new ZkNormalWorkerIdRegistry(zk.client(), paths, instance, zk.cache(instance), zk.leafCache(instance),
-                Duration.ofMillis(500), Runnable::run, 3);
+        return new ZkNormalWorkerIdRegistry(zk.client(), paths, instance, zk.cache(instance),
+                Duration.ofMillis(500), 3, Duration.ofMillis(500));
     }
 
     private ReservingWorkerIdHolder started(InstanceAddress instance, Duration maxStartWait) {

@@ -44,7 +44,7 @@ class ZkRecycleWorkerIdRegistryContractTest extends WorkerIdRegistryOutageContra
     }
 
     ZkRecycleWorkerIdRegistryContractTest() {
-        super(Restart.RELEASE_FREES_ID, Outage.REFUSES);
+        super(Restart.RELEASE_FREES_ID);
     }
 
     @Override

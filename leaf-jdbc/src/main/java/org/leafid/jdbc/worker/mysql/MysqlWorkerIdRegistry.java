@@ -4,7 +4,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
@@ -19,7 +18,7 @@ import org.leafid.core.worker.StartReservation;
 import org.leafid.core.worker.WorkerIdLostException;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.core.worker.WorkerIdUnavailableException;
-import org.leafid.core.worker.WriteBehindSink;
+import org.leafid.core.worker.WriteThroughSink;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.worker.StoreChangeWait;
@@ -35,12 +34,13 @@ import org.slf4j.LoggerFactory;
  * about it. The row's {@code max_timestamp} is the time
  * reservation; it is also kept in the local cache {@code workerID.properties}.
  *
- * <p>As in {@code zk_normal}, the database is needed only to learn the id: recording a
- * reservation writes the cache file first (it must succeed) and then the row, best effort, so an
- * instance keeps issuing on its local reservation while the database is down, and an instance
- * with a cache file starts with it when the database cannot be reached. The reservation honoured
- * at start is the later of the row's and the cache's. Every database wait is bounded by the
- * timeouts of the pool (pool wait, connect and socket timeouts).
+ * <p>Every reservation is written to the cache file and then to the row before it is used
+ * ({@link WriteThroughSink}): the row is what tells another process of the same address that this
+ * one is live, so a reservation the database has not confirmed does not count, and the holder stops
+ * issuing once its last confirmed one runs out (2 x the report interval). The database must be
+ * reachable at start; the cache file still binds the start to its own last reservation (the later
+ * of the row's and the cache's). Every database wait is bounded by the timeouts of the pool (pool
+ * wait, connect and socket timeouts).
  *
  * <p>The row is the address's for good, but it is held by one process at a time: the
  * {@code holder} column names it ({@link LeaseOwner}: the address and a random token of the
@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * at once. A holder whose write finds another process holding the row stops issuing
  * ({@link WorkerIdLostException}). While the database is unreachable nothing can be checked: a
  * process cut off for longer than {@code holderLease} may be replaced by one of the same address,
- * and learns it at its next row write.
+ * and learns it at its next row write; it issues nothing meanwhile, its last confirmed renewal having
+ * run out long before {@code holderLease}.
  *
  * <p>After a failover to a copy that lacks the last rows, a new instance could be given the id of
  * a row lost with them while its holder still issues. Every start therefore first checks the
@@ -67,27 +68,20 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
     private final SqlSessionFactory sessions;
     private final InstanceAddress instance;
     private final ReservationFile cache;
-    private final Executor rowWriter;
     /** Row ids 1..maxRowId give worker ids 0..maxRowId - 1, the layout's. */
     private final long maxRowId;
     private final Duration holderLease;
     private final LeaseOwner owner;
     private final StoreChangeWait storeChange;
 
-    /**
-     * @param rowWriter runs the row updates of renewals, so that a stalled database cannot hold up
-     *     a renewal (the cache file is written first, synchronously); {@code Runnable::run} writes
-     *     in the renewing thread
-     */
-    public MysqlWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
-            Executor rowWriter) {
-        this(sessions, instance, cache, rowWriter, SnowflakeLayout.MAX_WORKER_ID, DEFAULT_HOLDER_LEASE);
+    public MysqlWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache) {
+        this(sessions, instance, cache, SnowflakeLayout.MAX_WORKER_ID, DEFAULT_HOLDER_LEASE);
     }
 
     /** @param maxWorkerId the layout's largest worker id ({@code 2^worker-bits - 1}): row ids up to it + 1 */
     public MysqlWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
-            Executor rowWriter, int maxWorkerId) {
-        this(sessions, instance, cache, rowWriter, maxWorkerId, DEFAULT_HOLDER_LEASE);
+            int maxWorkerId) {
+        this(sessions, instance, cache, maxWorkerId, DEFAULT_HOLDER_LEASE);
     }
 
     /**
@@ -96,8 +90,8 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
      *     report intervals, so that one slow write does not make a live holder look dead
      */
     public MysqlWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
-            Executor rowWriter, int maxWorkerId, Duration holderLease) {
-        this(sessions, instance, cache, rowWriter, maxWorkerId, holderLease, StoreChangeWait.of(sessions, holderLease));
+            int maxWorkerId, Duration holderLease) {
+        this(sessions, instance, cache, maxWorkerId, holderLease, StoreChangeWait.of(sessions, holderLease));
     }
 
     /**
@@ -105,14 +99,13 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
      *     every holder from before has written its row ({@code holderLease} after the change)
      */
     public MysqlWorkerIdRegistry(SqlSessionFactory sessions, InstanceAddress instance, ReservationFile cache,
-            Executor rowWriter, int maxWorkerId, Duration holderLease, StoreChangeWait storeChange) {
+            int maxWorkerId, Duration holderLease, StoreChangeWait storeChange) {
         if (maxWorkerId < 0) {
             throw new IllegalArgumentException("maxWorkerId must not be negative: " + maxWorkerId);
         }
         this.sessions = sessions;
         this.instance = instance;
         this.cache = cache;
-        this.rowWriter = rowWriter;
         this.maxRowId = maxWorkerId + 1L;
         this.holderLease = holderLease;
         this.owner = LeaseOwner.newProcess(instance);
@@ -133,7 +126,7 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
             storeChange.await("mysql");
             row = findOrInsertRow();
         } catch (PersistenceException e) {
-            return registerFromCache(cached, e);
+            throw unreadable(e);
         }
         int workerId = workerIdOf(row);
         StartReservation start = StartReservation.of(cached, workerId, row.maxTimestamp());
@@ -144,7 +137,7 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
         }
         log.info("Snowflake mode mysql: {} (process {}) holds worker id {} (row id {}), recorded reservation {} "
                 + "(cache {})", instance, owner.token(), workerId, row.id(), recorded, cache.path());
-        return new Registration(workerId, recorded, sink(row.id(), false));
+        return new Registration(workerId, recorded, sink(row.id()));
     }
 
     private Row findOrInsertRow() {
@@ -245,36 +238,27 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
         return (int) (row.id() - 1);
     }
 
-    private Registration registerFromCache(Optional<Recorded> cached, PersistenceException failure) {
+    /**
+     * The row could not be read or claimed. The cache file is no way round it: without the row,
+     * nothing tells whether another process of this address holds the id now.
+     */
+    private WorkerIdUnavailableException unreadable(PersistenceException failure) {
         Throwable cause = SqlFailures.rootCause(failure);
         if (!SqlFailures.unreachable(failure)) {
-            throw new WorkerIdUnavailableException("Snowflake mode mysql: could not read or insert the row of "
+            return new WorkerIdUnavailableException("Snowflake mode mysql: could not read or insert the row of "
                     + instance + " in leaf_workerid_alloc: " + cause.getMessage() + hint(failure), failure);
         }
-        if (cached.isEmpty()) {
-            throw new WorkerIdUnavailableException("Snowflake mode mysql: the database of leaf.jdbc.url cannot be "
-                    + "reached (" + cause + ") and there is no worker-id cache at " + cache.path() + ", so the worker "
-                    + "id of " + instance + " is unknown. Make the database reachable (check leaf.jdbc.url, the "
-                    + "network and that the server runs), then start again", failure);
-        }
-        Recorded recorded = cached.get();
-        log.warn("Snowflake mode mysql: the database of leaf.jdbc.url cannot be reached ({}); {} starts with worker "
-                + "id {} and reservation {} from its cache {}, and updates its row once the database is back",
-                cause.toString(), instance, recorded.workerId(), recorded.reservedUntilMillis(), cache.path());
-        return new Registration(recorded.workerId(), recorded.reservedUntilMillis(),
-                sink(recorded.workerId() + 1L, true));
+        return new WorkerIdUnavailableException("Snowflake mode mysql: the database of leaf.jdbc.url cannot be "
+                + "reached (" + cause + "), so whether another process of " + instance + " holds its worker id "
+                + "cannot be known, and no cached id is safe. Make the database reachable (check leaf.jdbc.url, the "
+                + "network and that the server runs), then start again", failure);
     }
 
-    /** @param outageLogged whether the start already said the database cannot be reached */
-    private WriteBehindSink sink(long rowId, boolean outageLogged) {
-        return new WriteBehindSink(cache, new RowWriter(rowId), rowWriter, log, outageLogged);
+    private WriteThroughSink sink(long rowId) {
+        return new WriteThroughSink(cache, new RowWriter(rowId), log);
     }
 
-    /**
-     * Writes the reservation into the row, behind the cache file ({@link WriteBehindSink}). The row
-     * is best effort: the id is this instance's for good, and the cache alone keeps a restart on
-     * this machine safe.
-     */
+    /** Writes the reservation into the row, after the cache file ({@link WriteThroughSink}). */
     private final class RowWriter implements RegistryWriter {
 
         private final long rowId;
@@ -364,12 +348,12 @@ public final class MysqlWorkerIdRegistry implements WorkerIdRegistry {
             String cause = SqlFailures.rootCause(failure).toString();
             if (SqlFailures.unreachable(failure)) {
                 return Failure.warning("Snowflake mode mysql: the database cannot be reached (" + cause + "); worker "
-                        + "id " + workerId + " keeps issuing on its local reservation (until " + until + ", in "
-                        + cache.path() + ") and updates its row once the database is back");
+                        + "id " + workerId + " issues only until its last confirmed reservation runs out, and again "
+                        + "once its row is written");
             }
             return Failure.error("Snowflake mode mysql: updating the row of worker id " + workerId + " in "
-                    + "leaf_workerid_alloc failed (" + cause + ")" + hint(failure) + "; IDs keep being issued on the "
-                    + "local reservation in " + cache.path());
+                    + "leaf_workerid_alloc failed (" + cause + ")" + hint(failure) + "; IDs stop when the last "
+                    + "confirmed reservation runs out");
         }
 
         @Override

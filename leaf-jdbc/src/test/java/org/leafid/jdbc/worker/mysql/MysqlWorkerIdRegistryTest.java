@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import com.alibaba.druid.pool.DruidDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +28,7 @@ import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.core.worker.WorkerIdLostException;
 import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.core.worker.WorkerLease;
 import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.testing.jdbc.TestDatabase;
 
@@ -101,35 +103,47 @@ class MysqlWorkerIdRegistryTest {
         assertThat(cache(8080).read()).contains(new ReservationFile.Recorded(holder.workerId(), expected));
     }
 
-    // The contract stops at starting from the cache; here the row catches up once the pool reconnects.
     @Test
-    void databaseDownAtStartWithACacheFileStartsWithTheCachedIdAndCatchesUpLater() throws IOException {
+    void databaseDownWhileRunningStopsIssuingOnceTheConfirmedWindowEndsAndTheRowCatchesUpWhenItIsBack()
+            throws IOException {
         TcpProxy proxy = proxy();
-        MysqlWorkerIdRegistry registry = registry(pool(proxy), 8080);
-        ReservingWorkerIdHolder before = start(registry, Duration.ofSeconds(10));
-        int k = before.workerId();
-        before.release(clock.millis()); // else its row stays held by it, live for the holder lease
+        AtomicLong nanos = new AtomicLong();
+        ReservingWorkerIdHolder holder = new ReservingWorkerIdHolder(registry(pool(proxy), 8080), clock, clock,
+                REPORT_INTERVAL, Duration.ofSeconds(10), nanos::get);
+        holders.add(holder);
+        holder.start();
+        WorkerLease confirmed = holder.lease();
         proxy.cut();
 
-        ReservingWorkerIdHolder holder = start(registry(pool(proxy), 8080), Duration.ofSeconds(10));
-
-        assertThat(holder.workerId()).isEqualTo(k);
-        long reserved = holder.lease().reservedUntilMillis();
-        assertThat(cache(8080).read()).contains(new ReservationFile.Recorded(k, reserved));
-        assertThat(maxTimestamp(ip + ":8080")).isLessThan(reserved);
-
-        // While it stays down, renewals go on from the cache alone.
+        // The renewal reaches the cache file (the next start on this machine honours it), not the row:
+        // it does not count.
         clock.advance(REPORT_INTERVAL);
-        holder.renew();
-        assertThat(holder.lease().reservedUntilMillis()).isGreaterThan(reserved);
-        assertThat(holder.lease().covers(clock.millis())).isTrue();
+        assertThatThrownBy(holder::renew).isInstanceOf(WorkerIdUnavailableException.class);
+        assertThat(holder.lease()).isEqualTo(confirmed);
+        assertThat(cache(8080).read().orElseThrow().reservedUntilMillis())
+                .isGreaterThan(confirmed.reservedUntilMillis());
+        nanos.addAndGet(2 * REPORT_INTERVAL.toNanos());
+        assertThatThrownBy(holder::lease).isInstanceOf(WorkerIdUnavailableException.class)
+                .hasMessageContaining("has not been confirmed by its registry");
 
         proxy.restore();
         // The pool replaces its broken connections in real time: a bounded wait.
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            holder.renew();
-            assertThat(maxTimestamp(ip + ":8080")).isEqualTo(holder.lease().reservedUntilMillis());
-        });
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .ignoreException(WorkerIdUnavailableException.class).untilAsserted(holder::renew);
+        assertThat(holder.lease().covers(clock.millis())).isTrue();
+        assertThat(maxTimestamp(ip + ":8080")).isEqualTo(holder.lease().reservedUntilMillis());
+    }
+
+    @Test
+    void databaseDownAtStartFailsTheStartEvenWithACacheFile() throws IOException {
+        TcpProxy proxy = proxy();
+        ReservingWorkerIdHolder before = start(registry(pool(proxy), 8080), Duration.ofSeconds(10));
+        before.release(clock.millis());
+        proxy.cut();
+
+        assertThatThrownBy(() -> start(registry(pool(proxy), 8080), Duration.ofSeconds(10)))
+                .isInstanceOf(WorkerIdUnavailableException.class).hasMessageContaining("cannot be reached")
+                .hasMessageContaining("no cached id is safe");
     }
 
     @Test
@@ -168,7 +182,7 @@ class MysqlWorkerIdRegistryTest {
                 ip + ":8080", ip);
         try {
             assertThatThrownBy(() -> new MysqlWorkerIdRegistry(LeafSqlSessions.create(pool()), new InstanceAddress(ip,
-                    8080), cache(8080), Runnable::run, 255).register()).isInstanceOf(WorkerIdUnavailableException.class)
+                    8080), cache(8080), 255).register()).isInstanceOf(WorkerIdUnavailableException.class)
                     .hasMessageContaining("more than 256 rows").hasMessageContaining("0..255");
             assertThat(registry(8080).register().workerId()).as("Leaf's 10 bits carry it").isEqualTo(256);
         } finally {
@@ -260,8 +274,7 @@ class MysqlWorkerIdRegistryTest {
     }
 
     private MysqlWorkerIdRegistry registry(DruidDataSource pool, int port) {
-        return new MysqlWorkerIdRegistry(LeafSqlSessions.create(pool), new InstanceAddress(ip, port), cache(port),
-                Runnable::run);
+        return new MysqlWorkerIdRegistry(LeafSqlSessions.create(pool), new InstanceAddress(ip, port), cache(port));
     }
 
     private ReservationFile cache(int port) {

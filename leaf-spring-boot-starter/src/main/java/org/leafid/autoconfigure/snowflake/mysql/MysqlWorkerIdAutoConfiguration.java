@@ -1,8 +1,6 @@
 package org.leafid.autoconfigure.snowflake.mysql;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.jdbc.LeafDataSource;
@@ -12,7 +10,6 @@ import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.leafid.autoconfigure.snowflake.ModeModuleMissing;
 import org.leafid.autoconfigure.snowflake.SnowflakeAutoConfiguration;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
-import org.leafid.core.DaemonThreads;
 import org.leafid.core.Sleeper;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.InstanceAddress;
@@ -45,17 +42,10 @@ public class MysqlWorkerIdAutoConfiguration {
     @ConditionalOnClass(name = REGISTRY)
     static class Rows {
 
-        /** Row updates of renewals, off the renewing thread (see MysqlWorkerIdRegistry). */
-        @Bean(destroyMethod = "shutdownNow")
-        @ConditionalOnMissingBean(name = "workerIdRowWriter")
-        ExecutorService workerIdRowWriter() {
-            return Executors.newSingleThreadExecutor(new DaemonThreads("leaf-workerid-row"));
-        }
-
         @Bean
         @ConditionalOnMissingBean
         WorkerIdRegistry workerIdRegistry(LeafDataSource leafDataSource, SqlSessionFactory leafSqlSessions,
-                InstanceAddress instance, WorkerCacheFiles files, ExecutorService workerIdRowWriter,
+                InstanceAddress instance, WorkerCacheFiles files,
                 SnowflakeLayout snowflakeLayout, SnowflakeProperties properties, StoreIdentityGuard storeIdentityGuard) {
             if (leafDataSource.embedded()) {
                 throw new LeafConfigurationException("leaf.jdbc.url", "must be set for leaf.snowflake.mode=mysql: "
@@ -65,7 +55,7 @@ public class MysqlWorkerIdAutoConfiguration {
             }
             // A holder silent for ten renewals has stopped; fewer would let one slow database make a live one look dead.
             Duration holderLease = properties.reportInterval().multipliedBy(10);
-            return new MysqlWorkerIdRegistry(leafSqlSessions, instance, files.registry(), workerIdRowWriter,
+            return new MysqlWorkerIdRegistry(leafSqlSessions, instance, files.registry(),
                     snowflakeLayout.maxWorkerId(), holderLease,
                     new StoreChangeWait(leafSqlSessions, storeIdentityGuard, holderLease, Sleeper.system()));
         }

@@ -1,5 +1,6 @@
 package org.leafid.autoconfigure.snowflake.redis;
 
+import java.time.Duration;
 import java.time.InstantSource;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
@@ -25,6 +26,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -39,6 +41,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @ConditionalOnMissingBean(WorkerIdRegistry.class) // an application's own registry: nothing of the mode is made
 public class RedisWorkerIdAutoConfiguration {
 
+    /**
+     * How long a lease write waits for its replicas: well inside a renewal's report interval, and
+     * below the server's Redis command timeout (500 ms), which bounds the WAIT's answer too.
+     */
+    static final Duration REPLICA_ACK_TIMEOUT = Duration.ofMillis(200);
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass({RedisWorkerIdRegistry.class, StringRedisTemplate.class})
     @Import(RedisConnectTimeoutsConfiguration.class)
@@ -49,7 +57,7 @@ public class RedisWorkerIdAutoConfiguration {
         WorkerIdRegistry workerIdRegistry(ObjectProvider<StringRedisTemplate> redis, RedisModeSettings modeSettings,
                 SnowflakeProperties properties,
                 LeafProperties leaf, InstanceAddress instance, WorkerCacheFiles files, SnowflakeLayout snowflakeLayout,
-                InstantSource leafClock, Sleeper leafSleeper) {
+                InstantSource leafClock, Sleeper leafSleeper, Environment environment) {
             StringRedisTemplate template = redis.getIfAvailable();
             if (template == null) {
                 throw missing("the application has no StringRedisTemplate.");
@@ -58,7 +66,9 @@ public class RedisWorkerIdAutoConfiguration {
             String prefix = checked.keyPrefix();
             RedisWorkerSettings settings = new RedisWorkerSettings(prefix == null || prefix.isEmpty()
                     ? RedisWorkerSettings.defaultKeyPrefix(leaf.name()) : prefix, checked.lease(),
-                    snowflakeLayout.maxWorkerId());
+                    snowflakeLayout.maxWorkerId(),
+                    checked.replicaAcks(environment.containsProperty("spring.data.redis.sentinel.master")),
+                    REPLICA_ACK_TIMEOUT);
             return new RedisWorkerIdRegistry(template, settings, instance, files.registry(), leafClock, leafSleeper);
         }
 

@@ -1,20 +1,16 @@
 package org.leafid.autoconfigure.snowflake.zknormal;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.curator.framework.CuratorFramework;
 import org.leafid.autoconfigure.mode.ConditionalOnWorkerIdMode;
 import org.leafid.autoconfigure.mode.WorkerIdMode;
 import org.leafid.autoconfigure.snowflake.SnowflakeAutoConfiguration;
 import org.leafid.autoconfigure.snowflake.zookeeper.ZookeeperSettings;
 import org.leafid.autoconfigure.snowflake.zookeeper.ZookeeperWorkerIdAutoConfiguration;
-import org.leafid.core.DaemonThreads;
 import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.zookeeper.ZkPaths;
-import org.leafid.zookeeper.zknormal.MeituanLeafCacheFile;
 import org.leafid.zookeeper.zknormal.ZkNormalWorkerIdRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,13 +28,6 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnMissingBean(WorkerIdRegistry.class) // an application's own registry: nothing of the mode is made
 public class ZkNormalWorkerIdAutoConfiguration {
 
-    /** Node updates of renewals, off the renewing thread (see ZkNormalWorkerIdRegistry). */
-    @Bean(destroyMethod = "shutdownNow")
-    @ConditionalOnMissingBean(name = "workerIdNodeWriter")
-    ExecutorService workerIdNodeWriter() {
-        return Executors.newSingleThreadExecutor(new DaemonThreads("leaf-workerid-node"));
-    }
-
     /**
      * A restart after a kill finds the dead process's live node until ZooKeeper expires that
      * session: it waits the session timeout, plus the connect timeout as a margin for the
@@ -47,11 +36,8 @@ public class ZkNormalWorkerIdAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     WorkerIdRegistry workerIdRegistry(CuratorFramework leafZookeeper, ZkPaths zkPaths, ZookeeperSettings zk,
-            InstanceAddress instance, WorkerCacheFiles files, ExecutorService workerIdNodeWriter,
-            SnowflakeLayout snowflakeLayout) {
-        return new ZkNormalWorkerIdRegistry(leafZookeeper, zkPaths, instance, files.registry(),
-                MeituanLeafCacheFile.of(zk.leafCacheDir(), zkPaths.name(), instance.port()),
-                zk.connectTimeout(), workerIdNodeWriter, snowflakeLayout.maxWorkerId(),
-                zk.sessionTimeout().plus(zk.connectTimeout()));
+            InstanceAddress instance, WorkerCacheFiles files, SnowflakeLayout snowflakeLayout) {
+        return new ZkNormalWorkerIdRegistry(leafZookeeper, zkPaths, instance, files.registry(), zk.connectTimeout(),
+                snowflakeLayout.maxWorkerId(), zk.sessionTimeout().plus(zk.connectTimeout()));
     }
 }

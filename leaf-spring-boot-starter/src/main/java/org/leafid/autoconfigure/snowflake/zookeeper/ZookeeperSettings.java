@@ -12,18 +12,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param address ZooKeeper connect string, for the zk modes
  * @param sessionTimeout ZooKeeper session timeout
- * @param connectTimeout how long a start waits to reach ZooKeeper before using the cache file
- *     ({@code zk_normal}) or failing ({@code zk_recycle})
- * @param leafCacheDir the {@code java.io.tmpdir} Meituan Leaf ran with (its cache file is there);
- *     empty means this JVM's. Read only by {@code zk_normal} when ZooKeeper is down at start and
- *     there is no cache file of ours
+ * @param connectTimeout how long a start waits to reach ZooKeeper before failing
  */
 @ConfigurationProperties("leaf.snowflake.zk")
 public record ZookeeperSettings(
         String address,
         @DefaultValue("15s") Duration sessionTimeout,
-        @DefaultValue("3s") Duration connectTimeout,
-        String leafCacheDir) {
+        @DefaultValue("3s") Duration connectTimeout) {
 
     /**
      * The address, which a ZooKeeper mode cannot do without.

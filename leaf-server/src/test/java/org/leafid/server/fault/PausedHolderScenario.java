@@ -1,0 +1,137 @@
+package org.leafid.server.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.curator.test.TestingServer;
+import org.leafid.server.fault.LoadRun.ClientSpec;
+import org.leafid.server.fault.LoadRun.Mode;
+import org.leafid.testing.RedisServerProcess;
+
+/**
+ * A holder paused past its lease: process A issues snowflake IDs under load, is stopped
+ * ({@code SIGSTOP}: a frozen VM, a long GC, a debugger), and while it is stopped process B of the
+ * same identity ({@code leaf.snowflake.ip}/{@code port}) takes its worker id once the registry lets
+ * it; then A continues ({@code SIGCONT}) under load beside B. A must issue nothing with that id until
+ * its registry confirms its lease again, which it never does: B holds the id ({@code redis} gives A
+ * another one). Every ID of both is collected and none may repeat. In the {@code mysql},
+ * {@code zk_normal} and {@code redis} modes.
+ */
+final class PausedHolderScenario {
+
+    private static final int CLIENTS_PER_INSTANCE = 3;
+    /** The identity both processes of a mode share; their server ports differ. */
+    private static final String SHARED_PORT = "18081";
+    private static final String REPORT_INTERVAL = "500ms";
+    /** Both processes under load after A continues. */
+    private static final Duration BOTH_LOADED = Duration.ofSeconds(Long.getLong("leaftest.paused-seconds", 5));
+
+    private PausedHolderScenario() {}
+
+    static void run(FaultContext context, ScenarioResult result) throws Exception {
+        List<long[]> idsOfModes = new ArrayList<>();
+        Map<String, String> outcomes = new LinkedHashMap<>();
+        Map<String, List<Integer>> workerIds = new LinkedHashMap<>();
+        // mysql: a holder silent for 10 report intervals (5 s) is taken over.
+        List<String> mysql = new ArrayList<>(List.of("--leaf.snowflake.mode=mysql"));
+        mysql.addAll(context.database.serverArguments(context.database.url()));
+        pausedPair(context, "mysql", mysql, Duration.ofSeconds(6), idsOfModes, outcomes, workerIds);
+        // zk_normal: B waits for A's live node, which goes when A's session expires (6 s, the test
+        // server's shortest) while A is stopped.
+        try (TestingServer zookeeper = new TestingServer(true)) {
+            pausedPair(context, "zk_normal", List.of("--leaf.snowflake.mode=zk_normal",
+                    "--leaf.snowflake.zk.address=" + zookeeper.getConnectString(),
+                    "--leaf.snowflake.zk.session-timeout=6s", "--leaf.snowflake.zk.connect-timeout=2s"),
+                    Duration.ofSeconds(1), idsOfModes, outcomes, workerIds);
+        }
+        // redis: B takes the address's sticky id once A's lease (11 s, the shortest allowed) ran out.
+        try (RedisServerProcess redis = RedisServerProcess.start()) {
+            pausedPair(context, "redis", List.of("--leaf.snowflake.mode=redis", "--leaf.snowflake.redis.lease=11s",
+                    "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redis.port()),
+                    Duration.ofSeconds(12), idsOfModes, outcomes, workerIds);
+        }
+
+        long[] all = idsOfModes.stream().flatMapToLong(Arrays::stream).toArray();
+        long duplicates = IdChecks.duplicates(all).count();
+        result.load = CLIENTS_PER_INSTANCE + " snowflake clients per process; " + BOTH_LOADED.toSeconds()
+                + " s with both processes loaded after the paused one continued";
+        result.fault = "process A stopped (SIGSTOP) past its lease, process B of the same identity (127.0.0.1:"
+                + SHARED_PORT + ") takes its worker id, A continued (SIGCONT) under load; mysql, zk_normal and redis "
+                + "(report interval " + REPORT_INTERVAL + ")";
+        result.idsChecked = all.length;
+        result.duplicates = duplicates;
+        result.errors = "A's refusals (503 worker-id-unavailable) and timeouts while stopped expected";
+        result.recovery = outcomes.toString();
+        result.note("Worker ids seen per mode (A and B): %s.", workerIds);
+
+        assertThat(duplicates).as("duplicate IDs").isZero();
+    }
+
+    /**
+     * A started and loaded, stopped; after {@code takeoverAfter} B of the same identity started and
+     * loaded; A continued; both loaded for {@link #BOTH_LOADED}.
+     */
+    private static void pausedPair(FaultContext context, String mode, List<String> modeArguments,
+            Duration takeoverAfter, List<long[]> idsOfModes, Map<String, String> outcomes,
+            Map<String, List<Integer>> workerIds) throws Exception {
+        List<String> arguments = context.baseArguments("paused-" + mode, "--leaf.segment.enable=false",
+                "--leaf.snowflake.port=" + SHARED_PORT, "--leaf.snowflake.report-interval=" + REPORT_INTERVAL);
+        arguments.addAll(modeArguments);
+        Map<String, String> environment = context.database.serverEnvironment();
+        String name = "paused-" + mode.replace('_', '-');
+        ServerProcess first = context.fleet.server(name + "-a", arguments, environment);
+        ServerProcess second = context.fleet.server(name + "-b", arguments, environment);
+        first.start().awaitReady(Duration.ofSeconds(120));
+        LoadRun firstLoad = LoadRun.start(clients(first));
+        LoadRun secondLoad = null;
+        try {
+            FaultContext.hold(Duration.ofSeconds(2));
+            firstLoad.phase("stopped");
+            first.pause();
+            FaultContext.hold(takeoverAfter);
+            second.start().awaitReady(Duration.ofSeconds(120));
+            secondLoad = LoadRun.start(clients(second));
+            FaultContext.hold(Duration.ofSeconds(1));
+            firstLoad.phase("continued");
+            first.resume();
+            FaultContext.hold(BOTH_LOADED);
+        } finally {
+            first.resume();
+        }
+        LoadSummary firstRun = firstLoad.stop();
+        LoadSummary secondRun = secondLoad.stop();
+        first.stop();
+        second.stop();
+
+        long[] firstIds = FaultContext.ids(List.of(firstRun), Mode.SNOWFLAKE, spec -> true);
+        long[] secondIds = FaultContext.ids(List.of(secondRun), Mode.SNOWFLAKE, spec -> true);
+        long[] both = new long[firstIds.length + secondIds.length];
+        System.arraycopy(firstIds, 0, both, 0, firstIds.length);
+        System.arraycopy(secondIds, 0, both, firstIds.length, secondIds.length);
+        idsOfModes.add(both);
+        workerIds.put(mode, FaultContext.workerIds(both));
+        long afterContinuing = firstRun.ids("continued", Mode.SNOWFLAKE, first.name());
+        outcomes.put(mode, String.format("A %,d IDs, %,d of them after it continued; B %,d IDs; A's errors %s; "
+                + "duplicates %d", firstIds.length, afterContinuing, secondIds.length,
+                ScenarioResult.errors(firstRun.errorsOf(first.name())), IdChecks.duplicates(both).count()));
+        assertThat(secondIds).as("%s: B issued", mode).isNotEmpty();
+        // B took A's id (else the scenario proves nothing); A may issue again only under another id (redis).
+        assertThat(FaultContext.workerIds(firstIds)).as("%s: B's worker id was A's", mode)
+                .containsAll(FaultContext.workerIds(secondIds));
+        assertThat(second.logLines("Refused a snowflake ID")).as("%s: B refused nothing", mode).isZero();
+        assertThat(first.logText()).as("%s: A found its id lost", mode).contains("Worker id lost");
+    }
+
+    private static List<ClientSpec> clients(ServerProcess server) {
+        List<ClientSpec> specs = new ArrayList<>();
+        for (int c = 0; c < CLIENTS_PER_INSTANCE; c++) {
+            specs.add(new ClientSpec(server.name(), server.port(), null, true, 5));
+        }
+        return specs;
+    }
+}
