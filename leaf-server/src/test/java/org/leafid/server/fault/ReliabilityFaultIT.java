@@ -102,7 +102,7 @@ class ReliabilityFaultIT {
 
     @Test
     @Order(5)
-    void zookeeperPartitionLeavesZkNormalIssuing() throws Exception {
+    void zookeeperPartitionStopsZkNormalOnceItsConfirmedRenewalRunsOutAndItIssuesAgainAfter() throws Exception {
         scenario("ZooKeeper partition", result -> ZookeeperPartitionScenario.run(context, result));
     }
 
