@@ -32,10 +32,12 @@ public final class AdminToken implements AdminCaller {
     private final byte[] token;
     private final RefusalLog refusals = new RefusalLog(log, 10_000);
     private final WrongTokenLimiter limiter;
+    private final ClientAddresses clients;
 
     public AdminToken(AdminProperties properties, InstantSource leafClock) {
         this.token = properties.enabled() ? properties.token().getBytes(StandardCharsets.UTF_8) : null;
         this.limiter = new WrongTokenLimiter(leafClock);
+        this.clients = new ClientAddresses(properties.trustedProxyRanges());
     }
 
     /**
@@ -51,19 +53,20 @@ public final class AdminToken implements AdminCaller {
         if (presented == null) {
             return false;
         }
-        long blocked = limiter.blockedForSeconds(request.getRemoteAddr());
+        String client = clients.of(request);
+        long blocked = limiter.blockedForSeconds(client);
         if (blocked > 0) {
-            refusals.warn("admin-token-rate-limited", "Admin requests from " + request.getRemoteAddr() + " are "
+            refusals.warn("admin-token-rate-limited", "Admin requests from " + client + " are "
                     + "answered 429 for " + blocked + " s: " + WrongTokenLimiter.LIMIT + " wrong tokens within a "
                     + "minute; if the caller is yours, give it this server's leaf.admin.token");
             throw new TooManyWrongTokensException(WrongTokenLimiter.LIMIT, blocked);
         }
         // Constant time in the length of the configured token: no byte-by-byte early exit to time.
         if (!MessageDigest.isEqual(token, presented)) {
-            limiter.wrong(request.getRemoteAddr());
+            limiter.wrong(client);
             // The presented value is not logged either: it may be a near miss of the real token.
             refusals.warn("wrong-admin-token", "Request " + request.getMethod() + " " + request.getRequestURI()
-                    + " from " + request.getRemoteAddr() + " refused: wrong token; if the caller is yours, give it "
+                    + " from " + client + " refused: wrong token; if the caller is yours, give it "
                     + "this server's leaf.admin.token");
             throw new WrongAdminTokenException();
         }
@@ -74,7 +77,7 @@ public final class AdminToken implements AdminCaller {
     @Override
     public boolean isAdmin(HttpServletRequest request) {
         byte[] presented = bearer(request);
-        return presented != null && limiter.blockedForSeconds(request.getRemoteAddr()) == 0
+        return presented != null && limiter.blockedForSeconds(clients.of(request)) == 0
                 && MessageDigest.isEqual(token, presented);
     }
 

@@ -25,7 +25,7 @@ import tools.jackson.databind.JsonNode;
  */
 class AdminEmbeddedTest {
 
-    private static final String TOKEN = "embedded-admin-token-0123456789";
+    private static final String TOKEN = "embedded-admin-token-0123456789-abcdefghij";
 
     @TempDir
     Path dataDir;

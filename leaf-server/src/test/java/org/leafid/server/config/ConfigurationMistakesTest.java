@@ -158,6 +158,18 @@ class ConfigurationMistakesTest {
                 .as("stack frames printed").isZero();
     }
 
+    /** jdbc:mariadb: without MariaDB's driver (the server ships Connector/J only) ends in one line, not a long trace. */
+    @Test
+    void aMariadbUrlWithoutItsDriverStopsTheStartSayingWhatToWrite(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--leaf.jdbc.url=jdbc:mariadb://127.0.0.1:3306/leaf?password=S3cret"))
+                .hasStackTraceContaining("leaf.jdbc.url");
+        String printed = output.toString();
+        assertThat(printed).contains(FAILED, "leaf.jdbc.url is jdbc:mariadb:", "no JDBC driver for jdbc:mariadb:",
+                "Write the url as jdbc:mysql://").doesNotContain("S3cret");
+        assertThat(printed.lines().filter(line -> line.strip().startsWith("at ")).count())
+                .as("stack frames printed").isZero();
+    }
+
     /** A list of hosts that Connector/J would make read-only after a failover stops the start, saying what to add. */
     @Test
     void aListOfHostsThatTurnsReadOnlyAfterAFailoverStopsTheStartNamingTheSetting(CapturedOutput output) {

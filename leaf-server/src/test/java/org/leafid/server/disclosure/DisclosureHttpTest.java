@@ -30,7 +30,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class DisclosureHttpTest {
 
-    private static final String TOKEN = "disclosure-admin-token-0123456789";
+    private static final String TOKEN = "disclosure-admin-token-0123456789-abcdefghij";
     private static final String PASSWORD = "Hunter2pgSecret";
 
     @TempDir

@@ -47,7 +47,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Import(IdGetEndpointsContract.HandlerCount.class)
 class ShardApiTest {
 
-    private static final String TOKEN = "shard-admin-token-0123456789";
+    private static final String TOKEN = "shard-admin-token-0123456789-abcdefghij";
     private static final TestDatabase DATABASE = TestDatabase.get().derived("shardapi");
     private static final JsonMapper JSON = JsonMapper.builder().build();
 

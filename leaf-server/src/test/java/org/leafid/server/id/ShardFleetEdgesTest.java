@@ -41,7 +41,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 class ShardFleetEdgesTest {
 
     private static final String KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
-    private static final String TOKEN = "fleet-admin-token-0123456789";
+    private static final String TOKEN = "fleet-admin-token-0123456789-abcdefghij";
     private static final TestDatabase DATABASE = TestDatabase.get().derived("shardfleet");
 
     @TempDir

@@ -34,7 +34,7 @@ class ShardOpaqueHttpTest {
 
     private static final String KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
     private static final String OTHER_KEY = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100";
-    private static final String TOKEN = "opaque-admin-token-0123456789";
+    private static final String TOKEN = "opaque-admin-token-0123456789-abcdefghij";
     private static final TestDatabase DATABASE = TestDatabase.get().derived("shardopaque");
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int APP = 12;

@@ -32,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
 class ShardRangesHttpTest {
 
     private static final String RANGES = "application/vnd.leaf.ranges+json";
-    private static final String TOKEN = "ranges-admin-token-0123456789";
+    private static final String TOKEN = "ranges-admin-token-0123456789-abcdefghij";
     private static final String KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
     private static final TestDatabase DATABASE = TestDatabase.get().derived("shardranges");
     private static final JsonMapper JSON = JsonMapper.builder().build();

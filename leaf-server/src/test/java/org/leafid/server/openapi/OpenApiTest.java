@@ -53,7 +53,7 @@ class OpenApiTest {
         TestServerKeys.onTheTestDatabase(registry, DATABASE, "openapi");
         registry.add("leaf.snowflake.port", () -> "18093");
         registry.add("leaf.shard.enable", () -> "true");
-        registry.add("leaf.admin.token", () -> "openapi-admin-token-0123456789");
+        registry.add("leaf.admin.token", () -> "openapi-admin-token-0123456789-abcdefghij");
         registry.add("leaf.formats.openapi.pattern", () -> "O{seq:6}{check}"); // the formats' endpoints exist
     }
 
@@ -127,7 +127,7 @@ class OpenApiTest {
     void theDescribedSuccessesAreTheAnswersAndNoMediaTypeIsAWildcard() throws Exception {
         JsonNode description = JSON.readTree(get("/v3/api-docs").body());
         assertThat(description.toString()).doesNotContain("\"*/*\"");
-        String token = "openapi-admin-token-0123456789";
+        String token = "openapi-admin-token-0123456789-abcdefghij";
         String tag = "openapi-created-" + System.nanoTime();
         Map<String, HttpResponse<String>> answers = new LinkedHashMap<>();
         answers.put("post /api/admin/tags", send("POST", "/api/admin/tags", token,

@@ -47,7 +47,7 @@ class DatabaseTroubleAtStartTest {
     /** What an anonymous caller reads of the same: the store and the cause, not where it is. */
     private static final String REFUSED_ANONYMOUS = "leaf_alloc cannot be read: (the database of leaf.jdbc.url) "
             + "refused the connection (Connection refused)";
-    private static final String TOKEN = "trouble-admin-token-0123456789";
+    private static final String TOKEN = "trouble-admin-token-0123456789-abcdefghij";
 
     /** The passwords of the url with every form Connector/J accepts (below). */
     private static final String[] SECRETS = {"FormAddress", "FormKeyValue", "FormUserInfo", "FormMfa"};

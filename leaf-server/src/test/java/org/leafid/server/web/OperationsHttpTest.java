@@ -173,6 +173,9 @@ class OperationsHttpTest extends RunningServerTest {
         assertThat(value(scrape, "leaf_worker_heartbeat_age_seconds")).isBetween(0.0, 10.0);
         assertThat(value(scrape, "leaf_id_requests_seconds_count{mode=\"segment\"}")).isGreaterThanOrEqualTo(15);
         assertThat(scrape).contains("leaf_id_requests_seconds_bucket{mode=\"snowflake\"");
+        // Where the server runs is not told to anonymous scrapers (issue 44): the disk meters' path is fixed.
+        assertThat(scrape).contains("disk_free_bytes{path=\"working-directory\"}")
+                .doesNotContain(System.getProperty("user.dir"));
     }
 
     @Test

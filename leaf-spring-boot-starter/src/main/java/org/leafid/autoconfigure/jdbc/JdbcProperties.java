@@ -1,6 +1,9 @@
 package org.leafid.autoconfigure.jdbc;
 
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Locale;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafValues;
 import org.leafid.jdbc.JdbcUrls;
@@ -42,11 +45,29 @@ public record JdbcProperties(
             throw new LeafConfigurationException("leaf.jdbc.url", "is " + JdbcUrls.withoutPassword(url.trim())
                     + "…, not a database Leaf supports.", "Leaf supports " + SqlDialect.SUPPORTED + ".");
         }
+        if (url != null && url.strip().toLowerCase(Locale.ROOT).startsWith(MARIADB_SCHEME) && !driverAccepts(url.strip())) {
+            throw new LeafConfigurationException("leaf.jdbc.url", "is " + JdbcUrls.withoutPassword(url.trim())
+                    + ", but no JDBC driver for " + MARIADB_SCHEME + " is on the class path (the server ships MySQL "
+                    + "Connector/J, which speaks to MariaDB too).", "Write the url as jdbc:mysql://… with the same "
+                    + "host, port and database, or add org.mariadb.jdbc:mariadb-java-client to lib/.");
+        }
         if (JdbcUrls.readOnlyAfterFailover(url)) {
             throw new LeafConfigurationException("leaf.jdbc.url", "is " + JdbcUrls.withoutPassword(url.trim())
                     + ", a list of hosts, and Connector/J makes every connection after a failover read-only: no"
                     + " block could be reserved until the first host is back.", "Add failOverReadOnly=false to the"
                     + " url, e.g. jdbc:mysql://db1:3306,db2:3306,db3:3306/leaf?failOverReadOnly=false.");
+        }
+    }
+
+    private static final String MARIADB_SCHEME = "jdbc:mariadb:";
+
+    /** Whether a JDBC driver on the class path takes {@code url}: none, and the pool's first connection fails with a long trace. */
+    private static boolean driverAccepts(String url) {
+        try {
+            DriverManager.getDriver(url);
+            return true;
+        } catch (SQLException e) {
+            return false; // "No suitable driver": the answer, not a failure
         }
     }
 
