@@ -141,7 +141,7 @@ class AdminApiTest {
     @ExtendWith(OutputCaptureExtension.class)
     void wrongTokensAreLoggedAtMostOncePerTenSeconds(CapturedOutput output) {
         int logStart = output.length();
-        // Fewer than the 20 wrong tokens a minute after which this address would get 429 (DisclosureHttpTest),
+        // Fewer than the 20 wrong tokens a minute after which this address would get 429 (AdminWrongTokenLimitTest),
         // together with the other wrong tokens of this context.
         for (int i = 0; i < 12; i++) {
             assertThat(http.send("POST", "/api/admin/refresh", "Bearer wrong-" + i + TOKEN, null).statusCode())
