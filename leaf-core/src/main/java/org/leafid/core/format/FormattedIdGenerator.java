@@ -6,6 +6,7 @@ import java.time.InstantSource;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -95,6 +96,19 @@ public final class FormattedIdGenerator {
      * @throws org.leafid.core.LeafException when the sequence cannot issue
      */
     public String next() {
+        Window current = currentWindow();
+        long number = current.sequence().nextId();
+        if (number > maxNumber) {
+            throw exhausted(current.period);
+        }
+        if (issued != null) {
+            issued.increment();
+        }
+        return current.rendering.render(number);
+    }
+
+    /** The window the clock is in, entered when it is a new one. */
+    private Window currentWindow() {
         Window current = window;
         if (timer != null) {
             if (current.ended) {
@@ -108,26 +122,35 @@ public final class FormattedIdGenerator {
                 current.prepareNext();
             }
         }
-        long number = current.sequence().nextId();
-        if (number > maxNumber) {
-            throw exhausted(current.period);
-        }
-        if (issued != null) {
-            issued.increment();
-        }
-        return current.rendering.render(number);
+        return current;
     }
 
-    /** The next {@code count} strings, in the order issued. */
+    /**
+     * The next {@code count} strings, in the order issued.
+     *
+     * @throws FormatRoomException when the period cannot hold {@code count} more numbers: nothing is
+     *     issued (a batch taken up to the width would leave the rest of the period spent for nothing)
+     */
     public String[] next(int count) {
         if (count < 1) {
             throw new IllegalArgumentException("count must be at least 1: " + count);
+        }
+        if (count > 1) {
+            requireRoom(currentWindow(), count);
         }
         String[] values = new String[count];
         for (int i = 0; i < count; i++) {
             values[i] = next();
         }
         return values;
+    }
+
+    private void requireRoom(Window current, int count) {
+        OptionalLong next = sequences.nextNumber(current.period);
+        long room = next.isPresent() ? Math.max(0, maxNumber - next.getAsLong() + 1) : maxNumber;
+        if (count > room) {
+            throw new FormatRoomException(name, current.period, count, room);
+        }
     }
 
     /** Reads a string of this format back (the period it names, its number, its date parts). */

@@ -1,5 +1,6 @@
 package org.leafid.core.format;
 
+import java.util.OptionalLong;
 import org.leafid.core.IdGenerator;
 
 /**
@@ -21,6 +22,14 @@ public interface PeriodSequences {
      * before its start; by default nothing.
      */
     default void prepare(String period) {
+    }
+
+    /**
+     * The number the period's next string would carry at the earliest, claiming nothing, when these
+     * sequences can tell (a segment tag: its block in memory, loaded when none is); empty when not.
+     */
+    default OptionalLong nextNumber(String period) {
+        return OptionalLong.empty();
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.leafid.core.format;
 
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -55,6 +56,11 @@ public final class SegmentPeriodSequences implements PeriodSequences {
         SegmentIdGenerator generator = generator(period);
         used.put(period, generator);
         return generator;
+    }
+
+    @Override
+    public OptionalLong nextNumber(String period) {
+        return OptionalLong.of(generator(period).peekNext());
     }
 
     @Override

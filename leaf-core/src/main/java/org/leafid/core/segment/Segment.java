@@ -38,6 +38,11 @@ final class Segment {
         return claimed.getAndAdd(count);
     }
 
+    /** The offset the next claim gets (at or past {@code size} when the block is spent); claims nothing. */
+    long nextOffset() {
+        return claimed.get();
+    }
+
     /** Numbers not yet handed out. */
     long remaining() {
         return Math.max(0, size - claimed.get());

@@ -132,6 +132,23 @@ public final class SegmentIdGenerator implements IdGenerator {
     }
 
     /**
+     * The ID {@link #nextId()} would give now, claiming nothing: for a caller that must know how far
+     * a batch would reach before it takes one (a format's room in its period). Loads a block when
+     * none is left, as {@code nextId} does (bounded the same way); another thread may take the ID
+     * first, so it is where the next ID starts at the earliest.
+     */
+    public long peekNext() {
+        for (;;) {
+            Segment segment = current;
+            long offset = segment.nextOffset();
+            if (offset < segment.size) {
+                return segment.start + offset;
+            }
+            advancePast(segment);
+        }
+    }
+
+    /**
      * Starts loading the next block in the background when this tag has nothing left to issue
      * and its last load failed, so that it recovers without waiting for a request (a load
      * balancer sends none to an instance that is not ready).

@@ -10,6 +10,7 @@ import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.segment.SegmentNotReadyException;
 import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.format.FormatExhaustedException;
+import org.leafid.core.format.FormatRoomException;
 import org.leafid.core.format.InvalidFormattedIdException;
 import org.leafid.core.format.UnknownFormatException;
 import org.leafid.core.segment.TagExhaustedException;
@@ -186,6 +187,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(FormatExhaustedException.class)
     ResponseEntity<ProblemDetail> formatExhausted(FormatExhaustedException e, HttpServletRequest request) {
         return problem(request, ProblemType.FORMAT_EXHAUSTED, e.getMessage(), 0);
+    }
+
+    /** Refused whole before anything was issued: the caller asks again for at most the room named. */
+    @ExceptionHandler(FormatRoomException.class)
+    ResponseEntity<ProblemDetail> formatRoom(FormatRoomException e, HttpServletRequest request) {
+        return problem(request, ProblemType.FORMAT_ROOM, e.getMessage(), 0);
     }
 
     @ExceptionHandler(TagExhaustedException.class)

@@ -17,6 +17,8 @@ public enum ProblemType {
 
     INVALID_KEY("invalid-key", HttpStatus.BAD_REQUEST, "a tag or key outside [A-Za-z0-9._:-]{1,128}"),
     INVALID_COUNT("invalid-count", HttpStatus.BAD_REQUEST, "count is not a whole number in 1..leaf.max-batch"),
+    FORMAT_ROOM("format-room", HttpStatus.BAD_REQUEST,
+            "a format batch larger than its period can still hold; nothing was issued (the detail names the room left)"),
     INVALID_ID("invalid-id", HttpStatus.BAD_REQUEST,
             "an ID to decode is not a decimal 64-bit number, or one the mode never issues"),
     INVALID_FORMATTED_ID("invalid-formatted-id", HttpStatus.BAD_REQUEST,

@@ -7,6 +7,8 @@ import java.net.http.HttpResponse;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.HashSet;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.format.CheckScheme;
 import org.leafid.server.support.RunningServerTest;
@@ -26,6 +28,7 @@ class FormatEndpointsTest extends RunningServerTest {
     private static final String RUN = Long.toString(System.nanoTime(), 36);
     private static final String ORDER_TAG = "fmt-order-" + RUN;
     private static final String DAILY_TAG = "fmt-daily-" + RUN;
+    private static final String NARROW_TAG = "fmt-narrow-" + RUN;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws IOException {
@@ -38,6 +41,9 @@ class FormatEndpointsTest extends RunningServerTest {
         registry.add("leaf.formats.daily.pattern", () -> "ORD{yyyy}{MM}{dd}{seq:6}{check}");
         registry.add("leaf.formats.daily.reset", () -> "daily");
         registry.add("leaf.formats.daily.tag", () -> DAILY_TAG);
+        registry.add("leaf.formats.narrow.pattern", () -> "N{yyyy}{MM}{dd}{seq:2}");
+        registry.add("leaf.formats.narrow.reset", () -> "daily");
+        registry.add("leaf.formats.narrow.tag", () -> NARROW_TAG);
         registry.add("leaf.formats.public-id.pattern", () -> "u{seq62:11}");
         registry.add("leaf.formats.public-id.source", () -> "snowflake");
     }
@@ -100,6 +106,22 @@ class FormatEndpointsTest extends RunningServerTest {
                 400, "invalid-formatted-id", "has no seq number");
         assertProblem(http.get("/api/format/decode/public-id/u!!!!!!!!!!!"), 400, "invalid-formatted-id", "");
         assertProblem(http.get("/api/format/get/order?count=0"), 400, "invalid-count", "");
+    }
+
+    @Test
+    void aBatchLargerThanThePeriodCanStillHoldIsA400NamingTheRoomAndIssuesNothing() {
+        String today = LocalDate.now(ZoneOffset.UTC).format(DateTimeFormatter.BASIC_ISO_DATE);
+
+        assertProblem(http.get("/api/format/get/narrow?count=150"), 400, "format-room",
+                "can issue 99 more numbers in period " + today);
+        List<String> first = http.get("/api/format/get/narrow?count=50").body().lines().toList();
+        assertThat(first).hasSize(50).startsWith("N" + today + "01").endsWith("N" + today + "50");
+        assertProblem(http.get("/api/format/get/narrow?count=60"), 400, "format-room", "ask for at most 49");
+        List<String> rest = http.get("/api/format/get/narrow?count=49").body().lines().toList();
+        assertThat(rest).hasSize(49).startsWith("N" + today + "51").endsWith("N" + today + "99");
+        assertThat(new HashSet<>(first)).doesNotContainAnyElementsOf(rest);
+        // Only now is the period spent: the refused batches burned nothing.
+        assertProblem(http.get("/api/format/get/narrow"), 503, "format-exhausted", "period " + today);
     }
 
     @Test
