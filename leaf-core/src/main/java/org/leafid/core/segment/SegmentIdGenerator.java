@@ -34,6 +34,7 @@ public final class SegmentIdGenerator implements IdGenerator {
     private final Duration loadWait;
     private final SegmentLoadListener loadListener;
     private final long wentBackSkipBlocks;
+    private final ReservationWitness witness;
     private final Object lock = new Object();
 
     private volatile Segment current = Segment.empty();
@@ -49,7 +50,7 @@ public final class SegmentIdGenerator implements IdGenerator {
      * One past the highest number of any block this generator reserved, written only by the single
      * load under way: nothing below it is served again, whatever the store answers later.
      */
-    private volatile long reservedUpTo = Long.MIN_VALUE;
+    private volatile long reservedUpTo;
     /** Reservations that try to carry a row that went back past {@link #reservedUpTo} before a load fails. */
     private static final int MAX_CATCH_UPS = 3;
     /** Numbers of the blocks switched away from: all of them were issued. Guarded by {@link #lock}. */
@@ -77,6 +78,9 @@ public final class SegmentIdGenerator implements IdGenerator {
         this.loadWait = settings.loadWait();
         this.loadListener = settings.loadListener();
         this.wentBackSkipBlocks = settings.wentBackSkipBlocks();
+        this.witness = settings.witness();
+        // What this server reserved before its restart, whatever the store says now (a restored backup).
+        this.reservedUpTo = witness.witnessed(tag);
     }
 
     @Override
@@ -318,6 +322,8 @@ public final class SegmentIdGenerator implements IdGenerator {
             size = row.maxId() - floor;
             start = floor;
         }
+        // Witnessed before anything of it is served: a restart on a restored store starts above it.
+        witness.record(tag, row.maxId());
         reservedUpTo = row.maxId();
         Segment loaded = new Segment(start, size, startedAt);
         log.info("Tag '{}': reserved block [{}, {}) of {} in {} ms", tag, loaded.start, loaded.end(), size,
@@ -335,7 +341,8 @@ public final class SegmentIdGenerator implements IdGenerator {
      * with its {@code leaf_high_water} mark). Rare, and each time worth an operator's look.
      */
     private void warnWentBack(long blockStart, long blockEnd, long floor) {
-        log.warn("Tag '{}': leaf_alloc answered block [{}, {}), below {} which this server already reserved:"
+        log.warn("Tag '{}': leaf_alloc answered block [{}, {}), below {} which this server already reserved (its"
+                + " own memory, or its witness in the data directory after a restart):"
                 + " the row went back (a failover to a lagging replica, a restored backup, or max_id set back with"
                 + " its leaf_high_water mark). Numbers below {} are skipped: this server's own and a margin of {}"
                 + " blocks for what other servers may have reserved meanwhile. Check that the database is the one"

@@ -11,9 +11,11 @@ import java.time.Duration;
  * @param wentBackSkipBlocks how many blocks a generator leaves unused above the end of what it reserved
  *     when it finds its row went back below that end: what other servers may have reserved since its
  *     last reservation, which it cannot see
+ * @param witness where every block is recorded before it is served, outside the store, and what a
+ *     generator's start reads: nothing below it is served again ({@link ReservationWitness#NONE}: none)
  */
 public record SegmentSettings(StepPolicy stepPolicy, Duration loadWait, SegmentLoadListener loadListener,
-        long wentBackSkipBlocks) {
+        long wentBackSkipBlocks, ReservationWitness witness) {
 
     /** Blocks skipped above a row that went back, unless configured otherwise. */
     public static final long DEFAULT_WENT_BACK_SKIP_BLOCKS = 1000;
@@ -25,6 +27,12 @@ public record SegmentSettings(StepPolicy stepPolicy, Duration loadWait, SegmentL
         if (wentBackSkipBlocks < 0) {
             throw new IllegalArgumentException("wentBackSkipBlocks must not be negative: " + wentBackSkipBlocks);
         }
+    }
+
+    /** Settings without a witness. */
+    public SegmentSettings(StepPolicy stepPolicy, Duration loadWait, SegmentLoadListener loadListener,
+            long wentBackSkipBlocks) {
+        this(stepPolicy, loadWait, loadListener, wentBackSkipBlocks, ReservationWitness.NONE);
     }
 
     /** Settings that skip {@link #DEFAULT_WENT_BACK_SKIP_BLOCKS} above a row that went back. */

@@ -222,6 +222,13 @@ class ReliabilityFaultIT {
     @Test
     @Order(20)
     @FullFaultSuite
+    void aBackupRestoredUnderRestartedServersRepeatsNoId() throws Exception {
+        scenario("A backup restored, the servers restarted", result -> StoreWentBackScenario.restoredBackup(context, result));
+    }
+
+    @Test
+    @Order(20)
+    @FullFaultSuite
     void maxIdSetBackTogetherWithItsMarkRepeatsNoId() throws Exception {
         scenario("max_id and its mark set back together", result -> StoreWentBackScenario.setBackTogether(context, result));
     }

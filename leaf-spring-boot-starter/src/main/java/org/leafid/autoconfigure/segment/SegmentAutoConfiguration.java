@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
+import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.jdbc.HighWaterMeter;
 import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
@@ -18,6 +19,7 @@ import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
 import org.leafid.core.segment.SegmentStore;
 import org.leafid.core.segment.StepPolicy;
+import org.leafid.core.witness.DataDirWitness;
 import org.leafid.jdbc.DatabaseOutageLog;
 import org.leafid.jdbc.JdbcUrls;
 import org.leafid.jdbc.StoreIdentityGuard;
@@ -88,13 +90,23 @@ public class SegmentAutoConfiguration {
         return new SegmentLoadOutcomes(segmentMeters, segmentOutageLog, storeName(segmentStore), leafClock);
     }
 
+    /**
+     * What this server reserved, in its data directory ({@code {data-dir}/{leaf.name}/witness/}), where
+     * a restore of the database cannot reach it: read at start, written before each block is served.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(name = "segmentWitness")
+    DataDirWitness segmentWitness(LeafProperties leaf) {
+        return DataDirWitness.open(leaf.dataDir().resolve(leaf.name()).resolve("witness"), "leaf_alloc");
+    }
+
     @Bean
     @ConditionalOnMissingBean
     SegmentAllocator segmentAllocator(SegmentStore segmentStore, SegmentProperties properties,
             InstantSource leafClock, ThreadPoolExecutor segmentLoader, SegmentMeters segmentMeters,
-            SegmentLoadOutcomes segmentLoadOutcomes, JdbcProperties jdbc) {
+            SegmentLoadOutcomes segmentLoadOutcomes, JdbcProperties jdbc, DataDirWitness segmentWitness) {
         SegmentSettings settings = new SegmentSettings(new StepPolicy(properties.maxStep(), StepPolicy.DEFAULT_TARGET),
-                properties.loadWait(), segmentLoadOutcomes, jdbc.wentBackSkipBlocks());
+                properties.loadWait(), segmentLoadOutcomes, jdbc.wentBackSkipBlocks(), segmentWitness);
         return new SegmentAllocator(segmentStore, settings, leafClock, segmentLoader, segmentMeters);
     }
 
