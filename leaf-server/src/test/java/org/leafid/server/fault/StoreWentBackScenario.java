@@ -39,13 +39,7 @@ final class StoreWentBackScenario {
      */
     static void setBackTogether(FaultContext context, ScenarioResult result) throws Exception {
         String tag = context.newTag("together", 1, STEP);
-        List<ServerProcess> servers = new ArrayList<>();
-        for (String name : List.of("together-1", "together-2")) {
-            List<String> arguments = context.baseArguments(name, "--leaf.snowflake.enable=false",
-                    "--leaf.segment.max-step=" + STEP);
-            arguments.addAll(context.database.serverArguments(context.database.url()));
-            servers.add(context.fleet.server(name, arguments, context.database.serverEnvironment()));
-        }
+        List<ServerProcess> servers = twoServers(context, "together");
         Fleet.startAll(servers, Duration.ofSeconds(120));
         LoadRun load = LoadRun.start(clients(servers, tag, 5));
         int setBacks = 0;
@@ -89,13 +83,7 @@ final class StoreWentBackScenario {
      */
     static void restoredBackup(FaultContext context, ScenarioResult result) throws Exception {
         String tag = context.newTag("restored", 1, STEP);
-        List<ServerProcess> servers = new ArrayList<>();
-        for (String name : List.of("restored-1", "restored-2")) {
-            List<String> arguments = context.baseArguments(name, "--leaf.snowflake.enable=false",
-                    "--leaf.segment.max-step=" + STEP);
-            arguments.addAll(context.database.serverArguments(context.database.url()));
-            servers.add(context.fleet.server(name, arguments, context.database.serverEnvironment()));
-        }
+        List<ServerProcess> servers = twoServers(context, "restored");
         Fleet.startAll(servers, Duration.ofSeconds(120));
         // Every request a batch of 10: the 200,000 IDs the issue asks for within 16 s of load.
         LoadRun before = LoadRun.start(clients(servers, tag, 1));
@@ -139,6 +127,18 @@ final class StoreWentBackScenario {
 
     /** What the restore scenario must check at the least (issue 44). */
     static final int MIN_RESTORED_IDS = 200_000;
+
+    /** Two segment servers on the suite's database, {@code <prefix>-1} and {@code -2}, not started. */
+    private static List<ServerProcess> twoServers(FaultContext context, String prefix) {
+        List<ServerProcess> servers = new ArrayList<>();
+        for (String name : List.of(prefix + "-1", prefix + "-2")) {
+            List<String> arguments = context.baseArguments(name, "--leaf.snowflake.enable=false",
+                    "--leaf.segment.max-step=" + STEP);
+            arguments.addAll(context.database.serverArguments(context.database.url()));
+            servers.add(context.fleet.server(name, arguments, context.database.serverEnvironment()));
+        }
+        return servers;
+    }
 
     /** @param batchEvery every how many requests one is a batch */
     private static List<ClientSpec> clients(List<ServerProcess> servers, String tag, int batchEvery) {
