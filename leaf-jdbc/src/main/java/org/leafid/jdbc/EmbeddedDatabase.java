@@ -19,7 +19,7 @@ public final class EmbeddedDatabase {
      * MySQL (H2's MySQL mode reads them), each of which keeps an existing table and its rows.
      */
     private static final List<String> SCRIPTS = List.of("leaf_alloc.sql", "id_alloc.sql", "leaf_shard.sql",
-            "leaf_high_water.sql");
+            "leaf_high_water.sql", "leaf_format.sql");
 
     private EmbeddedDatabase() {}
 

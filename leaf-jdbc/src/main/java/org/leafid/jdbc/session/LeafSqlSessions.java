@@ -9,6 +9,7 @@ import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
 import org.leafid.jdbc.HighWaterMapper;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.StoreIdentityMapper;
+import org.leafid.jdbc.format.FormatDefinitionMapper;
 import org.leafid.jdbc.segment.LeafAllocMapper;
 import org.leafid.jdbc.segment.LeafAllocOneTripMapper;
 import org.leafid.jdbc.shard.IdAllocMapper;
@@ -47,6 +48,7 @@ public final class LeafSqlSessions {
         configuration.addMapper(LeafShardMapper.class);
         configuration.addMapper(HighWaterMapper.class);
         configuration.addMapper(StoreIdentityMapper.class);
+        configuration.addMapper(FormatDefinitionMapper.class);
         if (dialect == SqlDialect.POSTGRESQL) {
             configuration.addMapper(LeafAllocOneTripMapper.class);
             configuration.addMapper(IdAllocOneTripMapper.class);

@@ -9,6 +9,7 @@ import org.leafid.core.LeafException;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.segment.SegmentNotReadyException;
 import org.leafid.core.segment.SegmentStoreException;
+import org.leafid.core.format.FormatConflictException;
 import org.leafid.core.format.FormatExhaustedException;
 import org.leafid.core.format.FormatRoomException;
 import org.leafid.core.format.InvalidFormattedIdException;
@@ -187,6 +188,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(FormatExhaustedException.class)
     ResponseEntity<ProblemDetail> formatExhausted(FormatExhaustedException e, HttpServletRequest request) {
         return problem(request, ProblemType.FORMAT_EXHAUSTED, e.getMessage(), 0);
+    }
+
+    /** Logged once at start or at the first request; the answer names both definitions. */
+    @ExceptionHandler(FormatConflictException.class)
+    ResponseEntity<ProblemDetail> formatConflict(FormatConflictException e, HttpServletRequest request) {
+        return problem(request, ProblemType.FORMAT_CONFLICT, e.getMessage(), 0);
     }
 
     /** Refused whole before anything was issued: the caller asks again for at most the room named. */

@@ -60,6 +60,8 @@ public enum ProblemType {
     TAG_EXHAUSTED("tag-exhausted", HttpStatus.SERVICE_UNAVAILABLE, "the tag reached its max_id: an operator must act"),
     FORMAT_EXHAUSTED("format-exhausted", HttpStatus.SERVICE_UNAVAILABLE,
             "the format's number reached its width in this period (never wraps; no Retry-After)"),
+    FORMAT_CONFLICT("format-conflict", HttpStatus.SERVICE_UNAVAILABLE,
+            "this server defines the format otherwise than the fleet recorded for its tag (leaf_format): not served"),
     APP_LIMIT_REACHED("app-limit-reached", HttpStatus.SERVICE_UNAVAILABLE,
             "the app reached max_limit_id (no Retry-After)"),
     APP_MODE_CONFLICT("app-mode-conflict", HttpStatus.SERVICE_UNAVAILABLE,

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -19,11 +20,15 @@ import org.leafid.core.DaemonThreads;
 import org.leafid.core.format.BoundaryTimer;
 import org.leafid.core.format.FormattedIdGenerator;
 import org.leafid.core.format.FormattedIds;
+import org.leafid.core.format.DefinedPeriodSequences;
+import org.leafid.core.format.FormatConflictException;
+import org.leafid.core.format.FormatDefinitionRegistry;
 import org.leafid.core.format.PeriodSequences;
 import org.leafid.core.format.SegmentPeriodSequences;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentTagCreator;
 import org.leafid.core.snowflake.SnowflakeGenerator;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -55,14 +60,16 @@ public class FormatAutoConfiguration {
             @Qualifier("formatTimer") ScheduledExecutorService formatTimer,
             ObjectProvider<SegmentAllocator> segments, ObjectProvider<SegmentTagCreator> tagCreator,
             @Qualifier("segmentLoader") ObjectProvider<Executor> segmentLoader,
-            ObjectProvider<SnowflakeGenerator> snowflake, ObjectProvider<MeterRegistry> registry) {
+            ObjectProvider<SnowflakeGenerator> snowflake, ObjectProvider<MeterRegistry> registry,
+            ObjectProvider<FormatDefinitionRegistry> definitions) {
         BoundaryTimer timer = (at, task) -> formatTimer.schedule(task, Math.max(0, at - leafClock.millis()),
                 TimeUnit.MILLISECONDS);
         List<FormattedIdGenerator> formats = new ArrayList<>();
         for (Map.Entry<String, FormatsProperties.FormatSettings> entry : properties.formats().entrySet()) {
             Formats format = Formats.check(entry.getKey(), entry.getValue());
             PeriodSequences sequences = switch (format.source()) {
-                case SEGMENT -> segmentSequences(format, segments, tagCreator, segmentLoader);
+                case SEGMENT -> defined(format, segmentSequences(format, segments, tagCreator, segmentLoader),
+                        definitions.getIfAvailable());
                 case SNOWFLAKE -> snowflakeSequences(format, snowflake);
             };
             formats.add(new FormattedIdGenerator(format.name(), format.pattern(), format.reset(), format.zone(),
@@ -86,6 +93,35 @@ public class FormatAutoConfiguration {
         }
         Executor preparer = segmentLoader.getIfAvailable(() -> Runnable::run);
         return new SegmentPeriodSequences(format.name(), format.tag(), format.step(), allocator, creator, preparer);
+    }
+
+    /**
+     * A segment format served only while the fleet records this server's definition of its tag; checked
+     * at start too, so that a conflict is in the log before the first request. Without a registry (an
+     * application's own store) as it is.
+     */
+    private static PeriodSequences defined(Formats format, PeriodSequences sequences, FormatDefinitionRegistry registry) {
+        if (registry == null) {
+            return sequences;
+        }
+        DefinedPeriodSequences defined = new DefinedPeriodSequences(format.name(), format.tag(), definition(format),
+                registry, sequences);
+        try {
+            defined.check();
+        } catch (FormatConflictException conflict) {
+            // Logged once by the check; the format answers 503 format-conflict.
+        } catch (RuntimeException e) {
+            LoggerFactory.getLogger(FormatAutoConfiguration.class).warn("Format '{}': its definition could not be "
+                    + "checked against leaf_format at start ({}); it is checked again at its first request",
+                    format.name(), e.getMessage());
+        }
+        return defined;
+    }
+
+    /** What must be the same on every server that serves a tag: everything that decides the strings. */
+    static String definition(Formats format) {
+        return "pattern=" + format.pattern().text() + " reset=" + format.reset().name().toLowerCase(Locale.ROOT)
+                + " zone=" + format.zone().getId() + " source=segment";
     }
 
     private static PeriodSequences snowflakeSequences(Formats format, ObjectProvider<SnowflakeGenerator> snowflake) {

@@ -15,6 +15,7 @@ import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.Sleeper;
+import org.leafid.core.format.FormatDefinitionRegistry;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
 import org.leafid.core.segment.SegmentStore;
@@ -23,6 +24,7 @@ import org.leafid.core.witness.DataDirWitness;
 import org.leafid.jdbc.DatabaseOutageLog;
 import org.leafid.jdbc.JdbcUrls;
 import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.format.FormatDefinitions;
 import org.leafid.jdbc.segment.LeafAllocRepository;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -51,6 +53,13 @@ public class SegmentAutoConfiguration {
     @ConditionalOnMissingBean(SegmentStore.class)
     LeafAllocRepository segmentStore(SqlSessionFactory leafSqlSessions, StoreIdentityGuard storeIdentityGuard) {
         return new LeafAllocRepository(leafSqlSessions, Sleeper.system(), storeIdentityGuard);
+    }
+
+    /** The one definition of each format's tag ({@code leaf_format}), which segment-sourced formats check. */
+    @Bean
+    @ConditionalOnMissingBean(FormatDefinitionRegistry.class)
+    FormatDefinitions formatDefinitions(SqlSessionFactory leafSqlSessions) {
+        return new FormatDefinitions(leafSqlSessions);
     }
 
     /** Block loads: at most one per tag at a time, so a small bounded pool is enough. */
