@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.function.Supplier;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.jdbc.ScriptRunner;
 import org.apache.ibatis.session.SqlSession;
@@ -38,6 +39,26 @@ public final class TableScripts {
         } catch (IOException e) {
             throw new UncheckedIOException("could not read " + resource, e);
         }
+    }
+
+    /**
+     * Runs {@code read}; when the table it reads is missing, runs {@code file} (creating it, as an
+     * operator would), then {@code created} (the caller's log line), and runs {@code read} again.
+     *
+     * @throws PersistenceException as the database refused the read or the script
+     */
+    public static <T> T readCreatingWhenMissing(SqlSessionFactory sessions, String file, Supplier<T> read,
+            Runnable created) {
+        try {
+            return read.get();
+        } catch (PersistenceException e) {
+            if (SqlFailures.classify(e) != SqlFailures.Kind.MISSING_TABLE) {
+                throw e;
+            }
+        }
+        run(sessions, file);
+        created.run();
+        return read.get();
     }
 
     /**

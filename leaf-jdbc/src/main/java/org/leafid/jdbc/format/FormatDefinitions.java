@@ -66,21 +66,9 @@ public final class FormatDefinitions implements FormatDefinitionRegistry {
     /** Runs {@code read}; when the table is missing, creates it and runs it again. */
     private <T> T withTable(String action, Supplier<T> read) {
         try {
-            return read.get();
-        } catch (PersistenceException e) {
-            if (SqlFailures.classify(e) != SqlFailures.Kind.MISSING_TABLE) {
-                throw failure(e, action);
-            }
-        }
-        try {
-            TableScripts.run(sessions, "leaf_format.sql");
-        } catch (PersistenceException e) {
-            throw failure(e, "create the table leaf_format (it is missing)");
-        }
-        log.info("Created the table leaf_format, which keeps the one definition of each format's tag ({})",
-                TABLE_SCRIPT);
-        try {
-            return read.get();
+            return TableScripts.readCreatingWhenMissing(sessions, "leaf_format.sql", read, () -> log.info(
+                    "Created the table leaf_format, which keeps the one definition of each format's tag ({})",
+                    TABLE_SCRIPT));
         } catch (PersistenceException e) {
             throw failure(e, action);
         }

@@ -157,21 +157,9 @@ public final class ShardKeyFingerprints {
     /** Runs {@code read}; when the table is missing, creates it and runs it again. */
     private <T> T withTable(String action, Supplier<T> read) {
         try {
-            return read.get();
-        } catch (PersistenceException e) {
-            if (SqlFailures.classify(e) != SqlFailures.Kind.MISSING_TABLE) {
-                throw failure(e, action);
-            }
-        }
-        try {
-            TableScripts.run(sessions, "leaf_shard.sql");
-        } catch (PersistenceException e) {
-            throw failure(e, "create the table leaf_shard_key (it is missing)");
-        }
-        log.info("Created the tables of {} that were missing (leaf_shard_key keeps each shard-mode app's mode, plain "
-                + "or opaque)", TABLE_SCRIPT);
-        try {
-            return read.get();
+            return TableScripts.readCreatingWhenMissing(sessions, "leaf_shard.sql", read, () -> log.info(
+                    "Created the tables of {} that were missing (leaf_shard_key keeps each shard-mode app's mode, "
+                            + "plain or opaque)", TABLE_SCRIPT));
         } catch (PersistenceException e) {
             throw failure(e, action);
         }
