@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 
 /**
- * A Redis master, one replica and three Sentinels of the test's own on free ports of 127.0.0.1:
+ * A Redis master, a replica, a standby replica never promoted, and three Sentinels of the test's own
+ * on free ports of 127.0.0.1:
  * what {@code spring.data.redis.sentinel.*} names. The replica replicates through a {@link TcpProxy},
  * so a test can hold it behind ({@link #holdReplicaBehind}) before it kills the master
  * ({@link #killMaster}) and the Sentinels promote the replica ({@link #awaitFailover}). The
@@ -28,14 +29,22 @@ public final class RedisSentinelGroup implements AutoCloseable {
     private final RedisServerProcess master;
     private final TcpProxy replication;
     private final RedisServerProcess replica;
+    /**
+     * A second replica, fed straight from the master and never promoted ({@code replica-priority 0}):
+     * after the failover it follows the promoted one, so a write there is still acknowledged by a
+     * replica, as {@code leaf.snowflake.redis.replica-acks} (1 behind Sentinel) needs.
+     */
+    private final RedisServerProcess standby;
     private final List<Process> sentinels = new ArrayList<>();
     private final List<Integer> sentinelPorts = new ArrayList<>();
     private final Path dir;
 
-    private RedisSentinelGroup(RedisServerProcess master, TcpProxy replication, RedisServerProcess replica, Path dir) {
+    private RedisSentinelGroup(RedisServerProcess master, TcpProxy replication, RedisServerProcess replica,
+            RedisServerProcess standby, Path dir) {
         this.master = master;
         this.replication = replication;
         this.replica = replica;
+        this.standby = standby;
         this.dir = dir;
     }
 
@@ -43,10 +52,12 @@ public final class RedisSentinelGroup implements AutoCloseable {
         RedisServerProcess master = RedisServerProcess.start();
         TcpProxy replication = new TcpProxy("127.0.0.1", master.port());
         RedisServerProcess replica = RedisServerProcess.startReplicaOf(replication.port());
-        RedisSentinelGroup group = new RedisSentinelGroup(master, replication, replica,
+        RedisServerProcess standby = RedisServerProcess.startReplicaOf(master.port(), List.of("--replica-priority", "0"));
+        RedisSentinelGroup group = new RedisSentinelGroup(master, replication, replica, standby,
                 Files.createTempDirectory("leaf-sentinel-"));
-        Awaitility.await("the replica in sync").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
-                .until(() -> ask(replica.port(), "INFO", "replication").contains("master_link_status:up"));
+        Awaitility.await("the replicas in sync").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> ask(replica.port(), "INFO", "replication").contains("master_link_status:up")
+                        && ask(standby.port(), "INFO", "replication").contains("master_link_status:up"));
         for (int i = 0; i < 3; i++) {
             group.startSentinel(i);
         }
@@ -54,7 +65,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> group.sentinelPorts.stream().allMatch(port -> {
                     String master1 = ask(port, "SENTINEL", "MASTER", MASTER_NAME);
-                    return master1.contains("num-slaves\n1") && master1.contains("num-other-sentinels\n2");
+                    return master1.contains("num-slaves\n2") && master1.contains("num-other-sentinels\n2");
                 }));
         return group;
     }
@@ -105,6 +116,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
             sentinel.waitFor(10, TimeUnit.SECONDS);
         }
         replica.close();
+        standby.close();
         master.close();
         replication.close();
     }

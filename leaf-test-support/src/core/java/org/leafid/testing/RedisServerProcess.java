@@ -41,7 +41,16 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** A replica of the Redis at {@code masterPort} on 127.0.0.1 (a relay's port, to hold it behind). */
     public static RedisServerProcess startReplicaOf(int masterPort) throws IOException, InterruptedException {
-        return start(List.of("--replicaof", "127.0.0.1", Integer.toString(masterPort)));
+        return startReplicaOf(masterPort, List.of());
+    }
+
+    /** A replica, with more of redis-server's arguments ({@code --replica-priority 0}). */
+    public static RedisServerProcess startReplicaOf(int masterPort, List<String> moreArguments)
+            throws IOException, InterruptedException {
+        List<String> arguments = new ArrayList<>(List.of("--replicaof", "127.0.0.1",
+                Integer.toString(masterPort)));
+        arguments.addAll(moreArguments);
+        return start(arguments);
     }
 
     private static RedisServerProcess start(List<String> extraArguments) throws IOException, InterruptedException {

@@ -29,6 +29,7 @@ import org.leafid.jdbc.segment.LeafAllocRepository;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -55,8 +56,12 @@ public class SegmentAutoConfiguration {
         return new LeafAllocRepository(leafSqlSessions, Sleeper.system(), storeIdentityGuard);
     }
 
-    /** The one definition of each format's tag ({@code leaf_format}), which segment-sourced formats check. */
+    /**
+     * The one definition of each format's tag ({@code leaf_format}), which segment-sourced formats check;
+     * only beside Leaf's own table (declared after it), so that an application's own store opens no pool.
+     */
     @Bean
+    @ConditionalOnBean(LeafAllocRepository.class)
     @ConditionalOnMissingBean(FormatDefinitionRegistry.class)
     FormatDefinitions formatDefinitions(SqlSessionFactory leafSqlSessions) {
         return new FormatDefinitions(leafSqlSessions);
