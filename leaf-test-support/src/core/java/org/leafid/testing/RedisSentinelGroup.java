@@ -52,9 +52,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
         RedisServerProcess master = RedisServerProcess.start();
         TcpProxy replication = new TcpProxy("127.0.0.1", master.port());
         RedisServerProcess replica = RedisServerProcess.startReplicaOf(replication.port());
-        RedisServerProcess standby = RedisServerProcess.startReplicaOf(master.port(), List.of("--replica-priority", "0"));
-        RedisSentinelGroup group = new RedisSentinelGroup(master, replication, replica, standby,
-                Files.createTempDirectory("leaf-sentinel-"));
+        Path dir = Files.createTempDirectory("leaf-sentinel-");
+        // Its full syncs' snapshots go to the group's directory, not the module's working directory.
+        RedisServerProcess standby = RedisServerProcess.startReplicaOf(master.port(), List.of("--replica-priority",
+                "0", "--dir", dir.toString()));
+        RedisSentinelGroup group = new RedisSentinelGroup(master, replication, replica, standby, dir);
         Awaitility.await("the replicas in sync").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
                 .until(() -> ask(replica.port(), "INFO", "replication").contains("master_link_status:up")
                         && ask(standby.port(), "INFO", "replication").contains("master_link_status:up"));

@@ -2,7 +2,9 @@ package org.leafid.redis.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.redis.TestRedis;
 import org.leafid.testing.FakeClock;
 import org.leafid.testing.RedisServerProcess;
+import org.springframework.data.redis.core.RedisCallback;
 
 /**
  * {@code leaf.snowflake.redis.replica-acks}: a take or renewal counts only once that many replicas
@@ -57,7 +60,7 @@ class RedisReplicaAcksTest {
                 .hasMessageContaining("acknowledged by 0 replica(s)")
                 .hasMessageContaining("leaf.snowflake.redis.replica-acks");
 
-        RedisServerProcess replica = RedisServerProcess.startReplicaOf(master.port());
+        RedisServerProcess replica = replica();
         resources.add(replica);
         Registration taken = registry(new InstanceAddress("10.8.0.2", 8080), 1).register();
         taken.sink().record(taken.workerId(), clock.millis() + 6_000);
@@ -70,7 +73,7 @@ class RedisReplicaAcksTest {
 
     @Test
     void aRenewalNoReplicaAcknowledgedDoesNotCount() throws Exception {
-        RedisServerProcess replica = RedisServerProcess.startReplicaOf(master.port());
+        RedisServerProcess replica = replica();
         Registration taken = registry(new InstanceAddress("10.8.0.3", 8080), 1).register();
         replica.close(); // the master is cut off from its only replica
 
@@ -83,6 +86,21 @@ class RedisReplicaAcksTest {
     void withoutReplicaAcksNoWaitIsSent() {
         Registration taken = registry(new InstanceAddress("10.8.0.4", 8080), 0).register();
         taken.sink().record(taken.workerId(), clock.millis() + 6_000);
+    }
+
+    /**
+     * A replica of the master, in sync, writing the snapshot of its full sync into a directory of the
+     * test's (not the module's working directory).
+     */
+    private RedisServerProcess replica() throws Exception {
+        Path dir = Files.createDirectories(dataDir.resolve("replica-" + System.nanoTime()));
+        RedisServerProcess replica = RedisServerProcess.startReplicaOf(master.port(), List.of("--dir", dir.toString()));
+        try (TestRedis onReplica = new TestRedis(replica.port())) {
+            await("the replica in sync").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> "up".equals(onReplica.template().execute((RedisCallback<String>) connection ->
+                            connection.serverCommands().info("replication").getProperty("master_link_status"))));
+        }
+        return replica;
     }
 
     private RedisWorkerIdRegistry registry(InstanceAddress address, int replicaAcks) {
