@@ -16,7 +16,8 @@ public interface WorkerIdHolder extends AutoCloseable {
     void start();
 
     /**
-     * The lease in force. Read on every ID, so it must be a plain volatile read.
+     * The lease in force. Read on every ID, so it must stay cheap: a volatile read (and, in
+     * {@link ReservingWorkerIdHolder}, one {@code System.nanoTime()} for the confirmed window).
      *
      * @throws org.leafid.core.worker.WorkerIdUnavailableException before {@link #start()} or after {@link #close()}
      */
