@@ -40,7 +40,8 @@ public interface HighWaterMapper {
      * identity of the server that ran it, and the one recorded.
      */
     String IDENTITY_COLUMNS = StoreIdentity.POSTGRESQL + " AS identity, (SELECT high FROM leaf_high_water WHERE name = '"
-            + StoreIdentityGuard.RECORD + "') AS recorded\n";
+            + StoreIdentityGuard.RECORD + "') AS recorded, (SELECT high FROM leaf_high_water WHERE name = '"
+            + StoreIdentityGuard.DATABASE + "') AS recorded_name\n";
 
     @Select("SELECT high FROM leaf_high_water WHERE name = #{name}")
     Long high(@Param("name") String name);

@@ -27,17 +27,23 @@ import org.slf4j.LoggerFactory;
  *   <li>MySQL and MariaDB otherwise: host, port and {@code server_id} (every server of a
  *       replication topology has its own {@code server_id}).</li>
  * </ul>
+ *
+ * <p>Each is followed by the name of the database itself ({@code DATABASE()},
+ * {@code current_database()}): a copy loaded under another name, on the same server or another, is
+ * not the original, and no failover moves a database to another name ({@link Name}).
  */
 public final class StoreIdentity {
 
     /** PostgreSQL's: a column of the one-statement reservations ({@code LeafAllocOneTripMapper}). */
     public static final String POSTGRESQL = "((SELECT system_identifier FROM pg_control_system())::text"
-            + " || '/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))";
-    private static final String GALERA = "(SELECT CONCAT('galera:', VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS"
-            + " WHERE VARIABLE_NAME = 'WSREP_CLUSTER_STATE_UUID')";
-    private static final String MYSQL = "CONCAT(@@hostname, ':', @@port, '#', @@server_id)";
+            + " || '/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) || '" + Name.SEPARATOR
+            + "' || current_database())";
+    private static final String MYSQL_DATABASE = ", '" + Name.SEPARATOR + "', COALESCE(DATABASE(), ''))";
+    private static final String GALERA = "(SELECT CONCAT('galera:', VARIABLE_VALUE" + MYSQL_DATABASE
+            + " FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'WSREP_CLUSTER_STATE_UUID')";
+    private static final String MYSQL = "CONCAT(@@hostname, ':', @@port, '#', @@server_id" + MYSQL_DATABASE;
     /** For a MySQL-protocol database without {@code @@server_id} (TiDB may lack it). */
-    private static final String HOST_AND_PORT = "CONCAT(@@hostname, ':', @@port)";
+    private static final String HOST_AND_PORT = "CONCAT(@@hostname, ':', @@port" + MYSQL_DATABASE;
 
     private static final Logger log = LoggerFactory.getLogger(StoreIdentity.class);
 
@@ -82,6 +88,26 @@ public final class StoreIdentity {
             return result.next() ? result.getString(1) : null;
         } catch (SQLException notThere) {
             return null;
+        }
+    }
+
+    /**
+     * An identity as the expression answers it, in its two parts: the server (which a failover or
+     * a physical restore changes) and the database's name (which only a copy changes).
+     */
+    public record Name(String server, String database) {
+
+        /** Between the two parts; neither a server's part nor a MySQL or PostgreSQL default has it. */
+        static final String SEPARATOR = "|";
+
+        public static Name parse(String identity) {
+            int at = identity.indexOf(SEPARATOR);
+            return at < 0 ? new Name(identity, "") : new Name(identity.substring(0, at), identity.substring(at + 1));
+        }
+
+        @Override
+        public String toString() {
+            return "database " + (database.isEmpty() ? "(none named)" : "'" + database + "'") + " on " + server;
         }
     }
 

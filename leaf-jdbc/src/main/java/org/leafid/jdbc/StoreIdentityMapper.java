@@ -23,6 +23,10 @@ public interface StoreIdentityMapper {
             + " OR (name LIKE 'id_alloc:%' AND name NOT LIKE '%:mode=%')")
     long reservationMarks();
 
+    /** A recorded value, read without a lock (the caller holds {@link #lockRecorded}'s). */
+    @Select("SELECT high FROM leaf_high_water WHERE name = #{name}")
+    Long recorded(@Param("name") String name);
+
     @Update("UPDATE leaf_high_water SET high = #{high} WHERE name = #{name}")
     int record(@Param("name") String name, @Param("high") long high);
 
@@ -31,13 +35,17 @@ public interface StoreIdentityMapper {
     @Select(databaseId = "postgresql", value = "SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint")
     long databaseMillis();
 
-    /** Moves every segment tag {@code blocks} of its steps forward; a row that would pass 2^63 - 1 stays. */
-    @Update("UPDATE leaf_alloc SET max_id = max_id + #{blocks} * step"
-            + " WHERE max_id <= 9223372036854775807 - #{blocks} * step")
-    int skipLeafAlloc(@Param("blocks") long blocks);
+    /**
+     * Moves every segment tag {@code blocks} blocks forward, each of its step or {@code largest},
+     * whichever is larger (the dynamic step reserves up to {@code largest}); a row that would pass
+     * 2^63 - 1 stays.
+     */
+    @Update("UPDATE leaf_alloc SET max_id = max_id + #{blocks} * GREATEST(step, #{largest})"
+            + " WHERE max_id <= 9223372036854775807 - #{blocks} * GREATEST(step, #{largest})")
+    int skipLeafAlloc(@Param("blocks") long blocks, @Param("largest") long largest);
 
-    /** Moves every shard-mode (app, shard) {@code blocks} of its steps forward. */
-    @Update("UPDATE id_alloc SET max_id = max_id + #{blocks} * step"
-            + " WHERE max_id <= 9223372036854775807 - #{blocks} * step")
-    int skipIdAlloc(@Param("blocks") long blocks);
+    /** Moves every shard-mode (app, shard) forward as {@link #skipLeafAlloc} does its tags. */
+    @Update("UPDATE id_alloc SET max_id = max_id + #{blocks} * GREATEST(step, #{largest})"
+            + " WHERE max_id <= 9223372036854775807 - #{blocks} * GREATEST(step, #{largest})")
+    int skipIdAlloc(@Param("blocks") long blocks, @Param("largest") long largest);
 }

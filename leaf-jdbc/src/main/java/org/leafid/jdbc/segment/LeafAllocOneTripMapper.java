@@ -40,7 +40,8 @@ public interface LeafAllocOneTripMapper {
         @Arg(column = "step", javaType = int.class),
         @Arg(column = "above_mark", javaType = boolean.class),
         @Arg(column = "identity", javaType = String.class),
-        @Arg(column = "recorded", javaType = Long.class)
+        @Arg(column = "recorded", javaType = Long.class),
+        @Arg(column = "recorded_name", javaType = Long.class)
     })
     // A statement that writes: never answered from MyBatis's session cache.
     @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
@@ -48,7 +49,8 @@ public interface LeafAllocOneTripMapper {
 
     /**
      * The row as the reservation left it, whether its block starts at or above the tag's mark (then
-     * the mark was raised past it), and the database's identity now and as recorded.
+     * the mark was raised past it), and the database's identity now and as recorded (its server's and its name's hashes).
      */
-    record Reserved(String tag, long maxId, int step, boolean aboveMark, String identity, Long recorded) {}
+    record Reserved(String tag, long maxId, int step, boolean aboveMark, String identity, Long recorded,
+            Long recordedName) {}
 }

@@ -87,6 +87,9 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
         for (int adoptions = 0; ; adoptions++) {
             try {
                 return reserveOnce(tag, requestedStep);
+            } catch (StoreIdentityGuard.Copied copied) {
+                throw new SegmentStoreException(tag, "no block could be reserved: " + copied.getMessage()
+                        + "; see docs/databases.md, \"A copy is not the original\"", copied);
             } catch (StoreIdentityGuard.Changed changed) {
                 if (adoptions == 2) {
                     throw new SegmentStoreException(tag, "no block could be reserved: " + changed.getMessage()
@@ -149,7 +152,7 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
             return null;
         }
         // The block is committed, but served only if the server that ran the statement is the one recorded.
-        identity.check(reserved.identity(), reserved.recorded());
+        identity.check(reserved.identity(), reserved.recorded(), reserved.recordedName());
         return reserved.aboveMark() ? new AllocRow(tag, reserved.maxId(), reserved.step()) : null;
     }
 

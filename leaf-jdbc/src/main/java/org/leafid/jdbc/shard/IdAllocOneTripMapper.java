@@ -35,7 +35,8 @@ public interface IdAllocOneTripMapper {
         @Arg(column = "step", javaType = int.class),
         @Arg(column = "above_mark", javaType = boolean.class),
         @Arg(column = "identity", javaType = String.class),
-        @Arg(column = "recorded", javaType = Long.class)
+        @Arg(column = "recorded", javaType = Long.class),
+        @Arg(column = "recorded_name", javaType = Long.class)
     })
     // A statement that writes: never answered from MyBatis's session cache.
     @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
@@ -44,7 +45,7 @@ public interface IdAllocOneTripMapper {
 
     /**
      * The row's {@code max_id} and step after the reservation, whether its block starts above the
-     * mark (then the mark was raised past it), and the database's identity now and as recorded.
+     * mark (then the mark was raised past it), and the database's identity now and as recorded (its server's and its name's hashes).
      */
-    record Reserved(long maxId, int step, boolean aboveMark, String identity, Long recorded) {}
+    record Reserved(long maxId, int step, boolean aboveMark, String identity, Long recorded, Long recordedName) {}
 }

@@ -89,6 +89,9 @@ public final class IdAllocRepository implements ShardStore {
         for (int adoptions = 0; ; adoptions++) {
             try {
                 return reserveOnce(appId, shardId, blocks);
+            } catch (StoreIdentityGuard.Copied copied) {
+                throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be reserved: "
+                        + copied.getMessage() + "; see docs/databases.md, \"A copy is not the original\"", copied);
             } catch (StoreIdentityGuard.Changed changed) {
                 if (adoptions == 2) {
                     throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be "
@@ -156,7 +159,7 @@ public final class IdAllocRepository implements ShardStore {
             return null;
         }
         // The block is committed, but served only if the server that ran the statement is the one recorded.
-        identity.check(reserved.identity(), reserved.recorded());
+        identity.check(reserved.identity(), reserved.recorded(), reserved.recordedName());
         long size = (long) reserved.step() * blocks;
         long first = reserved.maxId() - size + 1;
         return reserved.aboveMark()

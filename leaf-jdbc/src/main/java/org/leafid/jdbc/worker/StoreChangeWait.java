@@ -90,6 +90,10 @@ public final class StoreChangeWait {
                 }
                 long now = session.getMapper(StoreIdentityMapper.class).databaseMillis();
                 return changedAt + holderLease.toMillis() - now;
+            } catch (StoreIdentityGuard.Copied copied) {
+                throw new WorkerIdUnavailableException("Snowflake mode " + mode + ": " + copied.getMessage()
+                        + "; its worker ids may be held by the servers of the original. See docs/databases.md,"
+                        + " \"A copy is not the original\"");
             } catch (StoreIdentityGuard.Changed changed) {
                 if (attempt > 0) {
                     throw new WorkerIdUnavailableException("Snowflake mode " + mode + ": " + changed.getMessage()

@@ -92,6 +92,13 @@ class AdminProblemHandler {
                 "The database of leaf_alloc could not be reached; retry shortly", 1);
     }
 
+    @ExceptionHandler(StoreUnreachableException.class)
+    ResponseEntity<ProblemDetail> storeUnreachable(StoreUnreachableException e) {
+        log.warn("Admin request answered with 503: {}", e.getMessage());
+        return Problems.response(ProblemType.STORE_UNAVAILABLE,
+                "The database could not be reached; nothing was changed, retry shortly", 1);
+    }
+
     @ExceptionHandler(SegmentStoreException.class)
     ResponseEntity<ProblemDetail> refreshFailed(SegmentStoreException e) {
         log.warn("Admin request answered with 503: {}", e.getMessage());

@@ -49,6 +49,21 @@ final class FaultDatabase {
         return new FaultDatabase(database);
     }
 
+    /** A dump of the Leaf tables loaded into {@code <this database>_<suffix>} on the same server. */
+    FaultDatabase copyAs(String suffix) {
+        return new FaultDatabase(database.copyAs(suffix));
+    }
+
+    /** Drops this database: for a copy a scenario made. */
+    void drop() {
+        database.drop();
+    }
+
+    /** The name of the database in {@link #url()}. */
+    String name() {
+        return database.name();
+    }
+
     String url() {
         return database.url();
     }

@@ -229,6 +229,14 @@ class ReliabilityFaultIT {
     @Test
     @Order(20)
     @FullFaultSuite
+    void aCopyUnderAnotherNameServesNothingUntilDeclared() throws Exception {
+        scenario("A copy under another name beside the original",
+                result -> StoreWentBackScenario.copiedUnderAnotherName(context, result));
+    }
+
+    @Test
+    @Order(20)
+    @FullFaultSuite
     void maxIdSetBackTogetherWithItsMarkRepeatsNoId() throws Exception {
         scenario("max_id and its mark set back together", result -> StoreWentBackScenario.setBackTogether(context, result));
     }

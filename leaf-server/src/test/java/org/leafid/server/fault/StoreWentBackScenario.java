@@ -125,6 +125,76 @@ final class StoreWentBackScenario {
         assertThat(all.length).as("IDs checked").isGreaterThanOrEqualTo(MIN_RESTORED_IDS);
     }
 
+    /**
+     * A copy under another name served beside the original (issue 44's fourth case, under load): a dump
+     * of the suite's database loaded into another database of the same server while server A serves the
+     * original; server B started on the copy. B serves nothing while A goes on (503 naming a copy); then an
+     * operator declares the copy with the admin API and both serve. Every ID of both is collected.
+     */
+    static void copiedUnderAnotherName(FaultContext context, ScenarioResult result) throws Exception {
+        String tag = context.newTag("copied", 1, STEP);
+        String token = "fault-copy-admin-token-0123456789-abcdefgh";
+        ServerProcess original = server(context, "copied-a", context.database, token);
+        Fleet.startAll(List.of(original), Duration.ofSeconds(120));
+        LoadRun first = LoadRun.start(clients(List.of(original), tag, 1));
+        FaultContext.hold(Duration.ofSeconds(2));
+        FaultDatabase copy = context.database.copyAs("copy"); // mysqldump | mysql rt_copy, under load
+        try {
+            ServerProcess copied = server(context, "copied-b", copy, token);
+            Fleet.startAll(List.of(copied), Duration.ofSeconds(120));
+            LoadRun refused = LoadRun.start(clients(List.of(copied), tag, 1));
+            FaultContext.hold(Duration.ofSeconds(5));
+            LoadSummary beside = refused.stop();
+            LoadSummary originalRun = first.stop();
+            long copyWarned = copied.logLines(
+                    "its name differs, so it is a copy (a restore or clone under another name), not a failover. Nothing");
+
+            RawHttp.Response declared = RawHttp.send(copied.port(), "POST", "/api/admin/store/declare",
+                    List.of("Authorization: Bearer " + token, "Content-Type: application/json"),
+                    "{\"database\":\"" + copy.name() + "\"}");
+            assertThat(declared.status()).as(declared.body()).isEqualTo(200);
+            LoadRun both = LoadRun.start(clients(List.of(original, copied), tag, 1));
+            FaultContext.hold(Duration.ofSeconds(5));
+            LoadSummary afterDeclaration = both.stop();
+            original.stop();
+            copied.stop();
+
+            long[] all = FaultContext.ids(List.of(originalRun, beside, afterDeclaration), Mode.SEGMENT, spec -> true);
+            long fromCopyBeforeDeclaration = FaultContext.ids(List.of(beside), Mode.SEGMENT, spec -> true).length;
+            long duplicates = IdChecks.duplicates(all).count();
+            result.load = "A alone, then B on the copy beside it: " + ScenarioResult.load(originalRun) + "; B "
+                    + ScenarioResult.load(beside) + "; both after the declaration: "
+                    + ScenarioResult.load(afterDeclaration);
+            result.fault = "a dump of the database loaded into another database of the same server under load"
+                    + " (a staging restore), a second server started on it beside the first, then declared"
+                    + " (POST /api/admin/store/declare)";
+            result.idsChecked = all.length;
+            result.duplicates = duplicates;
+            result.errors = "B before the declaration: " + ScenarioResult.errors(beside.errors()) + "; after: "
+                    + ScenarioResult.errors(afterDeclaration.errors());
+            result.recovery = "B served " + fromCopyBeforeDeclaration + " IDs from the copy before the declaration ("
+                    + copyWarned + " WARN); after it both served";
+            result.note("Tag %s: %,d IDs; the original's max_id now %,d, the copy's %,d.", tag, all.length,
+                    context.database.maxId(tag), copy.maxId(tag));
+
+            assertThat(duplicates).as("duplicate IDs").isZero();
+            assertThat(fromCopyBeforeDeclaration).as("IDs served from the copy before it was declared").isZero();
+            assertThat(beside.errors()).as("B's answers before the declaration").isNotEmpty();
+            assertThat(copyWarned).as("WARN lines naming the copy").isEqualTo(1);
+            assertThat(afterDeclaration.errors()).as("errors after the declaration").isEmpty();
+            assertThat(all.length).as("IDs checked").isGreaterThanOrEqualTo(MIN_RESTORED_IDS);
+        } finally {
+            copy.drop();
+        }
+    }
+
+    private static ServerProcess server(FaultContext context, String name, FaultDatabase database, String token) {
+        List<String> arguments = context.baseArguments(name, "--leaf.snowflake.enable=false",
+                "--leaf.segment.max-step=" + STEP, "--leaf.admin.token=" + token);
+        arguments.addAll(database.serverArguments(database.url()));
+        return context.fleet.server(name, arguments, database.serverEnvironment());
+    }
+
     /** What the restore scenario must check at the least (issue 44). */
     static final int MIN_RESTORED_IDS = 200_000;
 

@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
+import org.leafid.autoconfigure.segment.SegmentProperties;
 import org.leafid.jdbc.EmbeddedDatabase;
 import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.StoreIdentityGuard;
@@ -100,8 +101,9 @@ public class LeafJdbcAutoConfiguration {
     @Bean
     @Lazy
     @ConditionalOnMissingBean
-    StoreIdentityGuard storeIdentityGuard(SqlSessionFactory leafSqlSessions, JdbcProperties jdbc) {
-        return new StoreIdentityGuard(leafSqlSessions, jdbc.wentBackSkipBlocks());
+    StoreIdentityGuard storeIdentityGuard(SqlSessionFactory leafSqlSessions, JdbcProperties jdbc,
+            SegmentProperties segment) {
+        return new StoreIdentityGuard(leafSqlSessions, jdbc.wentBackSkipBlocks(), segment.maxStep());
     }
 
     private static DruidDataSource pool(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {

@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -143,6 +144,45 @@ public final class TestDatabase {
     /** {@code <this database>_<suffix>} on the same server, not created yet. */
     private TestDatabase sibling(String suffix) {
         return new TestDatabase(urlPart(1) + name() + "_" + suffix + urlPart(3), user, password);
+    }
+
+    /**
+     * A copy of this database's Leaf tables ({@code leaf_alloc}, {@code id_alloc},
+     * {@code leaf_high_water}) as {@code <this database>_<suffix>} on the same server, made anew: what
+     * a dump loaded under another name is (a staging restore, a clone).
+     */
+    public TestDatabase copyAs(String suffix) {
+        TestDatabase copy = sibling(suffix);
+        copy.drop();
+        copy.createIfMissing();
+        copy.createTables();
+        try (Connection from = connect(); Connection to = copy.connect()) {
+            for (String table : List.of("leaf_alloc", "id_alloc", "leaf_high_water")) {
+                copyRows(table, from, to);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not copy " + name() + " as " + copy.name(), e);
+        }
+        return copy;
+    }
+
+    private static void copyRows(String table, Connection from, Connection to) throws SQLException {
+        try (Statement clear = to.createStatement()) {
+            clear.execute("DELETE FROM " + table); // the scripts' sample rows
+        }
+        try (Statement select = from.createStatement(); ResultSet rows = select.executeQuery("SELECT * FROM " + table)) {
+            int columns = rows.getMetaData().getColumnCount();
+            String insert = "INSERT INTO " + table + " VALUES ("
+                    + String.join(", ", Collections.nCopies(columns, "?")) + ")";
+            try (PreparedStatement into = to.prepareStatement(insert)) {
+                while (rows.next()) {
+                    for (int column = 1; column <= columns; column++) {
+                        into.setObject(column, rows.getObject(column));
+                    }
+                    into.executeUpdate();
+                }
+            }
+        }
     }
 
     /** Drops this database: for one a test created. */
