@@ -58,6 +58,7 @@ public final class StoreIdentityGuard {
     private final SqlSessionFactory sessions;
     private final long skipBlocks;
     private final long largestBlock;
+    private final boolean segmentRowsWitnessed;
     private final AtomicBoolean copyReported = new AtomicBoolean();
     private final LongAdder skips = new LongAdder();
     private final SqlRetry retry = new SqlRetry("leaf_high_water", Sleeper.system());
@@ -68,7 +69,7 @@ public final class StoreIdentityGuard {
 
     /** With blocks of at most {@code StepPolicy.DEFAULT_MAX_STEP} numbers. */
     public StoreIdentityGuard(SqlSessionFactory sessions, long skipBlocks) {
-        this(sessions, skipBlocks, StepPolicy.DEFAULT_MAX_STEP);
+        this(sessions, skipBlocks, StepPolicy.DEFAULT_MAX_STEP, false);
     }
 
     /**
@@ -77,8 +78,13 @@ public final class StoreIdentityGuard {
      * @param largestBlock the most numbers a server reserves in one block of a row whose step is
      *     smaller ({@code leaf.segment.max-step}: the dynamic step grows up to it); a row moves
      *     {@code skipBlocks} times this or its own step, whichever is larger
+     * @param segmentRowsWitnessed whether every server claims each segment block in a fleet-wide witness
+     *     first ({@code leaf.witness.fleet}): then a change leaves {@code leaf_alloc} rows where they are,
+     *     and each is carried to the witness's exact mark at its next reservation, so that no narrow
+     *     format is exhausted by the skip; {@code id_alloc} rows, which have no fleet witness, still move
      */
-    public StoreIdentityGuard(SqlSessionFactory sessions, long skipBlocks, long largestBlock) {
+    public StoreIdentityGuard(SqlSessionFactory sessions, long skipBlocks, long largestBlock,
+            boolean segmentRowsWitnessed) {
         if (skipBlocks < 0) {
             throw new IllegalArgumentException("skipBlocks must not be negative: " + skipBlocks);
         }
@@ -88,6 +94,7 @@ public final class StoreIdentityGuard {
         this.sessions = sessions;
         this.skipBlocks = skipBlocks;
         this.largestBlock = largestBlock;
+        this.segmentRowsWitnessed = segmentRowsWitnessed;
     }
 
     /**
@@ -225,17 +232,18 @@ public final class StoreIdentityGuard {
             } else {
                 mapper.record(RECORD, hash);
             }
-            Moved moved = moveForward(connection, session);
+            Moved moved = moveForward(connection, session, !segmentRowsWitnessed);
             session.commit();
             skips.increment();
             log.warn("The database Leaf writes to is now {}, not the one it wrote to before ({}): a failover, or"
                     + " a restore. A copy may lack the last blocks reserved, so {} leaf_alloc and {} id_alloc rows"
                     + " were moved {} blocks of up to {} numbers forward (leaf.jdbc.went-back-skip-blocks,"
-                    + " leaf.segment.max-step) and no block is served below them. If the old server may have reserved"
-                    + " more than that since the copy last caught up, raise the rows' max_id past it by hand", now,
-                    recorded == null ? "none recorded: a copy older than the record, or the record deleted"
+                    + " leaf.segment.max-step) and no block is served below them{}. If the old server may have"
+                    + " reserved more than that since the copy last caught up, raise the rows' max_id past it by hand",
+                    now, recorded == null ? "none recorded: a copy older than the record, or the record deleted"
                             : "recorded as " + Long.toHexString(recorded), moved.tags(), moved.shards(), skipBlocks,
-                    largestBlock);
+                    largestBlock, segmentRowsWitnessed ? "; leaf_alloc rows go to the fleet witness's mark at their"
+                            + " next reservation instead (leaf.witness.fleet)" : "");
         } catch (SQLException e) {
             throw new PersistenceException("the identity of the database could not be read", e);
         } catch (PersistenceException e) {
@@ -277,7 +285,7 @@ public final class StoreIdentityGuard {
             }
             put(session, RECORD, StoreIdentity.hash(now.server()));
             put(session, DATABASE, StoreIdentity.hash(now.database()));
-            Moved moved = moveForward(connection, session);
+            Moved moved = moveForward(connection, session, true);
             session.commit();
             skips.increment();
             copyReported.set(false);
@@ -303,10 +311,13 @@ public final class StoreIdentityGuard {
 
     private record Moved(long tags, long shards) {}
 
-    /** Moves every row forward by the skip and records when the database changed: one transaction's part. */
-    private Moved moveForward(Connection connection, SqlSession session) throws SQLException {
+    /**
+     * Moves every row forward by the skip ({@code leaf_alloc}'s only when {@code tagsToo}) and records
+     * when the database changed: one transaction's part.
+     */
+    private Moved moveForward(Connection connection, SqlSession session, boolean tagsToo) throws SQLException {
         StoreIdentityMapper mapper = session.getMapper(StoreIdentityMapper.class);
-        long tags = skip(connection, () -> mapper.skipLeafAlloc(skipBlocks, largestBlock));
+        long tags = tagsToo ? skip(connection, () -> mapper.skipLeafAlloc(skipBlocks, largestBlock)) : 0;
         long shards = skip(connection, () -> mapper.skipIdAlloc(skipBlocks, largestBlock));
         put(session, CHANGED_AT, mapper.databaseMillis());
         return new Moved(tags, shards);

@@ -183,7 +183,37 @@ class StoreIdentityGuardTest {
     private static LeafAllocRepository store(DruidDataSource pool) {
         SqlSessionFactory sessions = LeafSqlSessions.create(pool);
         return new LeafAllocRepository(sessions, Sleeper.system(),
-                new StoreIdentityGuard(sessions, SKIP_BLOCKS, LARGEST_BLOCK));
+                new StoreIdentityGuard(sessions, SKIP_BLOCKS, LARGEST_BLOCK, false));
+    }
+
+    /**
+     * With a fleet-wide witness the tags are left where they are (each is carried to the witness's exact
+     * mark at its next reservation, in the allocator): only id_alloc rows, which have none, move.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mariadb", "postgresql"})
+    void withAFleetWitnessOnlyIdAllocRowsMove(String kind) {
+        TestDatabase database = database(kind);
+        String tag = database.newTag("identity-witnessed", 0, STEP);
+        try (DruidDataSource pool = database.newPool()) {
+            SqlSessionFactory sessions = LeafSqlSessions.create(pool);
+            LeafAllocRepository store = new LeafAllocRepository(sessions, Sleeper.system(),
+                    new StoreIdentityGuard(sessions, SKIP_BLOCKS, LARGEST_BLOCK, true));
+            AllocRow before = store.reserve(tag, 1);
+            database.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, max_limit_id) "
+                    + "VALUES (238, 'identity-witnessed', 500, 0, 100, 0)");
+            try {
+                database.update("UPDATE leaf_high_water SET high = 42 WHERE name = 'leaf:store'");
+                AllocRow after = store.reserve(tag, 1);
+                // PostgreSQL's one-statement reservation committed the block it then refused: one step more.
+                assertThat(after.maxId()).as("the tag, left to the witness")
+                        .isBetween(before.maxId() + STEP, before.maxId() + 2 * STEP);
+                assertThat(database.number("SELECT max_id FROM id_alloc WHERE app_id = 238 AND shard_id = 0"))
+                        .isEqualTo(500 + SKIP_BLOCKS * LARGEST_BLOCK);
+            } finally {
+                database.update("DELETE FROM id_alloc WHERE app_id = 238");
+            }
+        }
     }
 
     private static TestDatabase database(String kind) {

@@ -19,7 +19,8 @@ public record LeafProperties(
         @DefaultValue("./data") Path dataDir,
         @DefaultValue("1000") int maxBatch) {
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    /** What {@code leaf.name} and the other names of a fleet may be. */
+    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
     public LeafProperties {
         LeafValues.requireMatch("leaf.name", name, NAME, "1-64 characters of letters, digits, '.', '_' or '-'");

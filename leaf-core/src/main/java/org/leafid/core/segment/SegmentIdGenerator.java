@@ -294,36 +294,51 @@ public final class SegmentIdGenerator implements IdGenerator {
         long size = Math.max(wanted, row.step());
         // Nothing below floor is served. A row answered below the end of this generator's blocks went
         // back; other servers may have reserved above that end since this one last looked, unseen by
-        // it, so it leaves a margin above the end unused too.
+        // it, so it leaves a margin above the end unused too, unless a fleet-wide witness sees them.
         long floor = reservedUpTo;
         if (row.maxId() - size < reservedUpTo) {
-            floor = saturatedAdd(reservedUpTo, multiplySaturated(wentBackSkipBlocks, size));
+            floor = saturatedAdd(reservedUpTo,
+                    witness.fleetWide() ? 0 : multiplySaturated(wentBackSkipBlocks, size));
             warnWentBack(row.maxId() - size, row.maxId(), floor);
         }
-        for (int catchUps = 0; catchUps < MAX_CATCH_UPS && row.maxId() <= floor; catchUps++) {
-            // A reservation large enough to carry max_id past the floor (again if the row went back
-            // once more meanwhile).
-            long behind = floor - row.maxId();
-            long catchUp = saturatedAdd(behind, Math.max(wanted, row.step()));
-            row = store.reserve(tag, catchUp);
-            size = Math.max(catchUp, row.step());
+        long start;
+        for (int claims = 0; ; claims++) {
+            for (int catchUps = 0; catchUps < MAX_CATCH_UPS && row.maxId() <= floor; catchUps++) {
+                // A reservation large enough to carry max_id past the floor (again if the row went back
+                // once more meanwhile).
+                long behind = floor - row.maxId();
+                long catchUp = saturatedAdd(behind, Math.max(wanted, row.step()));
+                row = store.reserve(tag, catchUp);
+                size = Math.max(catchUp, row.step());
+            }
+            start = row.maxId() - size;
+            if (start < floor) {
+                if (row.maxId() <= floor) {
+                    throw new SegmentStoreException(tag, "leaf_alloc's max_id is " + row.maxId() + ", not above "
+                            + floor + " (" + reservedUpTo + ", which this server already served from, and a margin"
+                            + " for other servers), even after " + MAX_CATCH_UPS + " reservations to catch up:"
+                            + " nothing of it is served; set max_id above " + floor, null);
+                }
+                size = row.maxId() - floor;
+                start = floor;
+            }
+            // Witnessed before anything of it is served: a restart on a restored store starts above it,
+            // and a fleet-wide witness refuses a block that overlaps any server's.
+            long witnessedEnd = witness.claim(tag, start, row.maxId());
+            if (witnessedEnd == Long.MIN_VALUE) {
+                break;
+            }
+            if (claims == MAX_CATCH_UPS) {
+                throw new SegmentStoreException(tag, "every block leaf_alloc answered overlapped one the fleet's"
+                        + " witness holds, even after " + MAX_CATCH_UPS + " reservations to pass its end ("
+                        + witnessedEnd + "): nothing of them is served; set max_id above " + witnessedEnd, null);
+            }
+            warnFleetWentBack(start, row.maxId(), witnessedEnd);
+            floor = Math.max(floor, witnessedEnd);
         }
         step = Math.max(wanted, row.step());
         rowStep = row.step();
         lastLoadMillis = startedAt;
-        long start = row.maxId() - size;
-        if (start < floor) {
-            if (row.maxId() <= floor) {
-                throw new SegmentStoreException(tag, "leaf_alloc's max_id is " + row.maxId() + ", not above "
-                        + floor + " (" + reservedUpTo + ", which this server already served from, and a margin for"
-                        + " other servers), even after " + MAX_CATCH_UPS + " reservations to catch up: nothing of it"
-                        + " is served; set max_id above " + floor, null);
-            }
-            size = row.maxId() - floor;
-            start = floor;
-        }
-        // Witnessed before anything of it is served: a restart on a restored store starts above it.
-        witness.record(tag, row.maxId());
         reservedUpTo = row.maxId();
         Segment loaded = new Segment(start, size, startedAt);
         log.info("Tag '{}': reserved block [{}, {}) of {} in {} ms", tag, loaded.start, loaded.end(), size,
@@ -348,6 +363,18 @@ public final class SegmentIdGenerator implements IdGenerator {
                 + " blocks for what other servers may have reserved meanwhile. Check that the database is the one"
                 + " Leaf last wrote to, and who set the row back", tag, blockStart, blockEnd, reservedUpTo, floor,
                 wentBackSkipBlocks);
+    }
+
+    /**
+     * The block overlaps one the fleet-wide witness holds: some server reserved (and may have served)
+     * numbers at or above it, and the row went back below them, unseen by this server's own memory.
+     */
+    private void warnFleetWentBack(long blockStart, long blockEnd, long witnessedEnd) {
+        log.warn("Tag '{}': leaf_alloc answered block [{}, {}), which overlaps blocks the fleet's witness holds"
+                + " (up to {}): the row went back (a failover to a lagging replica, a restored backup, or max_id set"
+                + " back with its leaf_high_water mark). Nothing below {} is served; the row is carried past it."
+                + " Check that the database is the one Leaf last wrote to, and who set the row back", tag, blockStart,
+                blockEnd, witnessedEnd, witnessedEnd);
     }
 
     private static long saturatedAdd(long a, long b) {

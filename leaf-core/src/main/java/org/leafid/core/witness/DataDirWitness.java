@@ -61,6 +61,14 @@ public final class DataDirWitness implements ReservationWitness, AutoCloseable {
      * @throws WitnessException when the directory or a file cannot be read or written
      */
     public static DataDirWitness open(Path directory, String store) {
+        return open(directory, store, false);
+    }
+
+    /**
+     * @param fleetWitnessed whether the fleet's witness (ZooKeeper, Redis) covers restores too: then an
+     *     empty directory is no risk and is said at INFO, not WARN
+     */
+    public static DataDirWitness open(Path directory, String store, boolean fleetWitnessed) {
         try {
             Files.createDirectories(directory);
             for (int n = 0; n < 64; n++) {
@@ -73,7 +81,7 @@ public final class DataDirWitness implements ReservationWitness, AutoCloseable {
                     continue;
                 }
                 DataDirWitness witness = new DataDirWitness(candidate, channel, lock);
-                witness.load(directory, store);
+                witness.load(directory, store, fleetWitnessed);
                 return witness;
             }
             throw new WitnessException("64 processes hold witness files of " + store + " in " + directory
@@ -140,7 +148,7 @@ public final class DataDirWitness implements ReservationWitness, AutoCloseable {
         }
     }
 
-    private void load(Path directory, String store) throws IOException {
+    private void load(Path directory, String store, boolean fleetWitnessed) throws IOException {
         List<Path> files;
         try (Stream<Path> listed = Files.list(directory)) {
             files = listed.filter(path -> path.getFileName().toString().startsWith(store + "-")
@@ -150,10 +158,14 @@ public final class DataDirWitness implements ReservationWitness, AutoCloseable {
             read(each);
         }
         rewrite();
-        if (marks.isEmpty()) {
+        if (marks.isEmpty() && fleetWitnessed) {
+            log.info("Witness of {} in {} is empty (a new data directory); the fleet's witness covers a restore",
+                    store, directory);
+        } else if (marks.isEmpty()) {
             log.warn("Witness of {} in {} is empty (a new data directory): a database restored from a backup "
                     + "before this start cannot be told from the one Leaf wrote to, and would serve numbers again. "
-                    + "Keep leaf.data-dir on a disk that outlives the process (a persistent volume)", store, directory);
+                    + "Keep leaf.data-dir on a disk that outlives the process (a persistent volume), or give the fleet"
+                    + " a witness in ZooKeeper or Redis (leaf.witness.fleet)", store, directory);
         } else {
             log.info("Witness of {}: {} keys from {} file(s) in {}, this process writes {}", store, marks.size(),
                     files.size(), directory, file.getFileName());

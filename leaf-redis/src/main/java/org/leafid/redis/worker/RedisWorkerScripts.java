@@ -1,10 +1,7 @@
 package org.leafid.redis.worker;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.leafid.redis.LuaScripts;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -24,13 +21,6 @@ final class RedisWorkerScripts {
     }
 
     private static String source(String name) {
-        try (InputStream in = RedisWorkerScripts.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("Lua script " + name + " is missing from the leaf-redis jar");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not read Lua script " + name, e);
-        }
+        return LuaScripts.source(RedisWorkerScripts.class, name);
     }
 }

@@ -8,6 +8,8 @@ import org.leafid.autoconfigure.LeafSwitchCondition;
 import org.leafid.autoconfigure.mode.WorkerIdModeCondition;
 import org.leafid.autoconfigure.shard.ShardBufferCondition;
 import org.leafid.autoconfigure.shard.ShardProperties;
+import org.leafid.autoconfigure.witness.FleetWitness;
+import org.leafid.autoconfigure.witness.FleetWitnessChoice;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
@@ -19,8 +21,9 @@ import org.springframework.util.StringUtils;
 
 /**
  * Leaves Spring Boot's Redis auto-configuration out of the server unless something of Leaf uses
- * Redis: shard mode's Redis buffer ({@code leaf.shard.buffer=redis}) or the {@code redis} worker-id
- * mode of snowflake ({@code leaf.snowflake.mode=redis}, snowflake on). Nothing else in the server
+ * Redis: shard mode's Redis buffer ({@code leaf.shard.buffer=redis}), the {@code redis} worker-id
+ * mode of snowflake ({@code leaf.snowflake.mode=redis}, snowflake on), or the fleet's witness of
+ * segment reservations ({@code leaf.witness.fleet=redis}). Nothing else in the server
  * talks to Redis, and Boot would otherwise make a Lettuce client (Netty's event loops and their
  * classes) on every start, and scan for Redis repositories, for nothing. Only the server does this;
  * an application embedding the starter keeps its Redis as it configured it.
@@ -46,7 +49,7 @@ public final class RedisOnlyWhenUsed implements EnvironmentPostProcessor, Ordere
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        if (redisBuffer(environment) || redisWorkerIds(environment)) {
+        if (redisBuffer(environment) || redisWorkerIds(environment) || redisWitness(environment)) {
             return;
         }
         Set<String> excluded = new LinkedHashSet<>();
@@ -58,6 +61,16 @@ public final class RedisOnlyWhenUsed implements EnvironmentPostProcessor, Ordere
         excluded.addAll(REDIS_AUTO_CONFIGURATIONS);
         environment.getPropertySources().addFirst(new MapPropertySource("leafRedisOnlyWhenUsed",
                 Map.of(EXCLUDE, String.join(",", excluded))));
+    }
+
+    /** The fleet's witness of segment reservations in Redis ({@code leaf.witness.fleet}), read as its conditions read it. */
+    private static boolean redisWitness(ConfigurableEnvironment environment) {
+        try {
+            return LeafSwitchCondition.isOn(environment, "leaf.segment.enable")
+                    && FleetWitnessChoice.of(environment).witness() == FleetWitness.REDIS;
+        } catch (BindException notAWitness) {
+            return false;
+        }
     }
 
     /**

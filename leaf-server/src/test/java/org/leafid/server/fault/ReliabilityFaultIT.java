@@ -229,6 +229,14 @@ class ReliabilityFaultIT {
     @Test
     @Order(20)
     @FullFaultSuite
+    void aBackupRestoredUnderNewPodsIsCaughtByTheFleetsWitness() throws Exception {
+        scenario("A backup restored under new pods, Redis as witness",
+                result -> StoreWentBackScenario.restoredBackupUnderNewPods(context, result));
+    }
+
+    @Test
+    @Order(20)
+    @FullFaultSuite
     void aCopyUnderAnotherNameServesNothingUntilDeclared() throws Exception {
         scenario("A copy under another name beside the original",
                 result -> StoreWentBackScenario.copiedUnderAnotherName(context, result));

@@ -2,6 +2,7 @@ package org.leafid.server.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -10,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 import org.leafid.server.fault.LoadRun.ClientSpec;
 import org.leafid.server.fault.LoadRun.Mode;
 import org.leafid.testing.jdbc.MariadbServer;
@@ -82,8 +85,26 @@ final class StoreWentBackScenario {
      * both runs is collected and none may repeat.
      */
     static void restoredBackup(FaultContext context, ScenarioResult result) throws Exception {
-        String tag = context.newTag("restored", 1, STEP);
-        List<ServerProcess> servers = twoServers(context, "restored");
+        restoredBackup(context, result, false);
+    }
+
+    /**
+     * The same restore, but both servers start again as new pods do, on empty data directories, with
+     * Redis as the fleet's witness ({@code leaf.witness.fleet=redis}): the witness, not the servers' own
+     * files, catches the rows below what was served, and carries them to its end exactly.
+     */
+    static void restoredBackupUnderNewPods(FaultContext context, ScenarioResult result) throws Exception {
+        restoredBackup(context, result, true);
+    }
+
+    private static void restoredBackup(FaultContext context, ScenarioResult result, boolean newPods)
+            throws Exception {
+        String prefix = newPods ? "pods" : "restored";
+        String tag = context.newTag(prefix, 1, STEP);
+        List<ServerProcess> servers = newPods
+                ? twoServers(context, prefix, "--leaf.witness.fleet=redis",
+                        "--leaf.witness.namespace=fault-" + context.runId + "-pods")
+                : twoServers(context, prefix);
         Fleet.startAll(servers, Duration.ofSeconds(120));
         // Every request a batch of 10: the 200,000 IDs the issue asks for within 16 s of load.
         LoadRun before = LoadRun.start(clients(servers, tag, 1));
@@ -94,15 +115,21 @@ final class StoreWentBackScenario {
         for (ServerProcess server : servers) {
             server.stop();
         }
-        long setBack = context.database.maxId(tag) - dumped;
+        long maxIdBefore = context.database.maxId(tag);
+        long setBack = maxIdBefore - dumped;
         context.database.setBackWithMark(tag, setBack); // the dump loaded back
+        if (newPods) {
+            for (ServerProcess server : servers) {
+                emptyDirectory(server.dataDir()); // a pod without a persistent volume
+            }
+        }
         Fleet.startAll(servers, Duration.ofSeconds(120));
         LoadRun after = LoadRun.start(clients(servers, tag, 1));
         FaultContext.hold(Duration.ofSeconds(8));
         LoadSummary again = after.stop();
         long warned = 0;
         for (ServerProcess server : servers) {
-            warned += server.logLines("the row went back");
+            warned += server.logLines(newPods ? "overlaps blocks the fleet's witness holds" : "the row went back");
             server.stop();
         }
 
@@ -111,11 +138,13 @@ final class StoreWentBackScenario {
         result.load = ScenarioResult.load(served) + "; after the restore " + ScenarioResult.load(again);
         result.fault = "a dump of leaf_alloc and leaf_high_water taken under load, " + String.format(Locale.ROOT,
                 "%,d", setBack) + " numbers reserved after it, both servers stopped, the dump loaded back, both "
-                + "started again on their data directories (step 1,000)";
+                + (newPods ? "started again on new, empty data directories, Redis as the fleet's witness"
+                        : "started again on their data directories") + " (step 1,000)";
         result.idsChecked = all.length;
         result.duplicates = duplicates;
         result.errors = ScenarioResult.errors(again.errors());
-        result.recovery = warned + " loads found the row below what their server's witness held and skipped past it";
+        result.recovery = warned + (newPods ? " claims overlapped blocks the fleet's witness held; the row was carried"
+                + " to its end" : " loads found the row below what their server's witness held and skipped past it");
         result.note("Tag %s: %,d IDs before the restore, %,d after; max_id now %,d.", tag,
                 FaultContext.ids(List.of(served), Mode.SEGMENT, spec -> true).length,
                 FaultContext.ids(List.of(again), Mode.SEGMENT, spec -> true).length, context.database.maxId(tag));
@@ -123,6 +152,21 @@ final class StoreWentBackScenario {
         assertThat(duplicates).as("duplicate IDs").isZero();
         assertThat(warned).as("loads that found the row below the witness").isPositive();
         assertThat(all.length).as("IDs checked").isGreaterThanOrEqualTo(MIN_RESTORED_IDS);
+        if (newPods) {
+            long afterRestore = FaultContext.ids(List.of(again), Mode.SEGMENT, spec -> true).length;
+            assertThat(context.database.maxId(tag)).as("carried to the witnessed end, not 1,000 blocks past it")
+                    .isLessThan(maxIdBefore + afterRestore + 100L * STEP);
+        }
+    }
+
+    private static void emptyDirectory(Path directory) throws IOException {
+        try (Stream<Path> all = Files.walk(directory)) {
+            for (Path path : all.sorted(Comparator.reverseOrder()).toList()) {
+                if (!path.equals(directory)) {
+                    Files.delete(path);
+                }
+            }
+        }
     }
 
     /**
@@ -199,11 +243,12 @@ final class StoreWentBackScenario {
     static final int MIN_RESTORED_IDS = 200_000;
 
     /** Two segment servers on the suite's database, {@code <prefix>-1} and {@code -2}, not started. */
-    private static List<ServerProcess> twoServers(FaultContext context, String prefix) {
+    private static List<ServerProcess> twoServers(FaultContext context, String prefix, String... more) {
         List<ServerProcess> servers = new ArrayList<>();
         for (String name : List.of(prefix + "-1", prefix + "-2")) {
             List<String> arguments = context.baseArguments(name, "--leaf.snowflake.enable=false",
                     "--leaf.segment.max-step=" + STEP);
+            arguments.addAll(List.of(more));
             arguments.addAll(context.database.serverArguments(context.database.url()));
             servers.add(context.fleet.server(name, arguments, context.database.serverEnvironment()));
         }

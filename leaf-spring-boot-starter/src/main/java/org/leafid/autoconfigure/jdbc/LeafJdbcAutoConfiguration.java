@@ -12,6 +12,7 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.segment.SegmentProperties;
+import org.leafid.autoconfigure.witness.FleetWitnessChoice;
 import org.leafid.jdbc.EmbeddedDatabase;
 import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.StoreIdentityGuard;
@@ -25,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Lazy;
+import org.springframework.core.env.Environment;
 
 /**
  * The database of {@code leaf_alloc} (and of {@code leaf_workerid_alloc} in the {@code mysql}
@@ -102,8 +104,9 @@ public class LeafJdbcAutoConfiguration {
     @Lazy
     @ConditionalOnMissingBean
     StoreIdentityGuard storeIdentityGuard(SqlSessionFactory leafSqlSessions, JdbcProperties jdbc,
-            SegmentProperties segment) {
-        return new StoreIdentityGuard(leafSqlSessions, jdbc.wentBackSkipBlocks(), segment.maxStep());
+            SegmentProperties segment, Environment environment) {
+        return new StoreIdentityGuard(leafSqlSessions, jdbc.wentBackSkipBlocks(), segment.maxStep(),
+                segment.enable() && FleetWitnessChoice.of(environment).fleetWide());
     }
 
     private static DruidDataSource pool(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {

@@ -34,6 +34,16 @@ public enum WorkerIdMode {
         this.module = module;
     }
 
+    /** Whether its worker ids are kept in ZooKeeper: then the fleet has a ZooKeeper configured. */
+    public boolean keptInZookeeper() {
+        return module.equals("leaf-zookeeper");
+    }
+
+    /** Whether its worker ids are kept in Redis: then the fleet has a Redis configured. */
+    public boolean keptInRedis() {
+        return module.equals("leaf-redis");
+    }
+
     /** The artifact whose registry this mode uses: leaf-jdbc, leaf-zookeeper and leaf-redis are optional. */
     public String module() {
         return module;

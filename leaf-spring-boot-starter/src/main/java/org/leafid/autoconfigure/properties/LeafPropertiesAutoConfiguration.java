@@ -18,6 +18,8 @@ import org.leafid.autoconfigure.snowflake.local.LocalSettings;
 import org.leafid.autoconfigure.snowflake.redis.RedisModeSettings;
 import org.leafid.autoconfigure.snowflake.zkrecycle.ZkRecycleSettings;
 import org.leafid.autoconfigure.snowflake.zookeeper.ZookeeperSettings;
+import org.leafid.autoconfigure.witness.FleetWitnessAutoConfiguration;
+import org.leafid.autoconfigure.witness.WitnessProperties;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
@@ -35,11 +37,11 @@ import org.springframework.context.annotation.Configuration;
  * there, so that this package, which knows every record, is the only one that knows this class.
  */
 @AutoConfiguration(before = {LeafJdbcAutoConfiguration.class, SegmentAutoConfiguration.class,
-        SnowflakeAutoConfiguration.class, ShardAutoConfiguration.class, RedisShardBufferAutoConfiguration.class})
+        FleetWitnessAutoConfiguration.class, SnowflakeAutoConfiguration.class, ShardAutoConfiguration.class, RedisShardBufferAutoConfiguration.class})
 @EnableConfigurationProperties({LeafProperties.class, SegmentProperties.class,
         SnowflakeProperties.class, ShardProperties.class, LocalSettings.class, KubernetesSettings.class,
         ZookeeperSettings.class, ZkRecycleSettings.class, DisposableSettings.class, RedisModeSettings.class,
-        FormatsProperties.class})
+        FormatsProperties.class, WitnessProperties.class})
 public class LeafPropertiesAutoConfiguration {
 
     /** {@code leaf.jdbc.*} reads its url with leaf-jdbc, an optional dependency: bound where that is present. */

@@ -16,6 +16,9 @@ import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.Sleeper;
 import org.leafid.core.format.FormatDefinitionRegistry;
+import org.leafid.autoconfigure.witness.FleetWitnessAutoConfiguration;
+import org.leafid.autoconfigure.witness.FleetWitnessChoice;
+import org.leafid.core.segment.ReservationWitness;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
 import org.leafid.core.segment.SegmentStore;
@@ -28,6 +31,7 @@ import org.leafid.jdbc.format.FormatDefinitions;
 import org.leafid.jdbc.segment.LeafAllocRepository;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -35,6 +39,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Segment mode ({@code leaf.segment.enable}, on by default): the {@code leaf_alloc} store, the
@@ -110,17 +115,21 @@ public class SegmentAutoConfiguration {
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(name = "segmentWitness")
-    DataDirWitness segmentWitness(LeafProperties leaf) {
-        return DataDirWitness.open(leaf.dataDir().resolve(leaf.name()).resolve("witness"), "leaf_alloc");
+    DataDirWitness segmentWitness(LeafProperties leaf, Environment environment) {
+        return DataDirWitness.open(leaf.dataDir().resolve(leaf.name()).resolve("witness"), "leaf_alloc",
+                FleetWitnessChoice.of(environment).fleetWide());
     }
 
     @Bean
     @ConditionalOnMissingBean
     SegmentAllocator segmentAllocator(SegmentStore segmentStore, SegmentProperties properties,
             InstantSource leafClock, ThreadPoolExecutor segmentLoader, SegmentMeters segmentMeters,
-            SegmentLoadOutcomes segmentLoadOutcomes, JdbcProperties jdbc, DataDirWitness segmentWitness) {
+            SegmentLoadOutcomes segmentLoadOutcomes, JdbcProperties jdbc, DataDirWitness segmentWitness,
+            @Qualifier(FleetWitnessAutoConfiguration.BEAN) ObjectProvider<ReservationWitness> fleetWitness) {
+        ReservationWitness fleet = fleetWitness.getIfAvailable();
         SegmentSettings settings = new SegmentSettings(new StepPolicy(properties.maxStep(), StepPolicy.DEFAULT_TARGET),
-                properties.loadWait(), segmentLoadOutcomes, jdbc.wentBackSkipBlocks(), segmentWitness);
+                properties.loadWait(), segmentLoadOutcomes, jdbc.wentBackSkipBlocks(),
+                fleet == null ? segmentWitness : ReservationWitness.both(segmentWitness, fleet));
         return new SegmentAllocator(segmentStore, settings, leafClock, segmentLoader, segmentMeters);
     }
 

@@ -1,0 +1,27 @@
+package org.leafid.core.segment;
+
+/**
+ * A witness of every server's blocks, in a store the fleet shares (ZooKeeper, Redis): it only claims
+ * ({@link #claim}). There is nothing to start from: a start's first claim is checked against every
+ * server's blocks.
+ */
+public interface FleetReservationWitness extends ReservationWitness {
+
+    @Override
+    default long witnessed(String key) {
+        return Long.MIN_VALUE;
+    }
+
+    @Override
+    default void record(String key, long reservedUpTo) {
+        throw new UnsupportedOperationException("the fleet's witness records blocks: claim(key, start, end)");
+    }
+
+    @Override
+    long claim(String key, long start, long end);
+
+    @Override
+    default boolean fleetWide() {
+        return true;
+    }
+}

@@ -1,0 +1,92 @@
+package org.leafid.core.segment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.leafid.core.witness.WitnessedBlocks;
+import org.leafid.testing.InMemorySegmentStore;
+
+/**
+ * Generators with a fleet-wide witness ({@link ReservationWitness#fleetWide}): a row set back within
+ * the blocks another server reserved, which a server's own memory cannot see, is caught at the claim;
+ * a new server with nothing of its own (a pod without a disk) is caught the same way; and the skip goes
+ * to the witnessed end exactly, not a margin of blocks above it. The witness here keeps its blocks in
+ * memory by the rule the Redis and ZooKeeper witnesses share ({@link WitnessedBlocks}); those two are
+ * tested on real servers in their modules.
+ */
+class FleetWitnessTest {
+
+    private static final int STEP = 100;
+
+    @Test
+    void aSetBackWithinAnotherServersBlocksIsCaughtAndSkippedToTheWitnessedEndExactly() {
+        InMemorySegmentStore store = new InMemorySegmentStore().put("orders", 0, STEP);
+        FleetWitness witness = new FleetWitness();
+        SegmentIdGenerator first = generator(store, witness);
+        SegmentIdGenerator second = generator(store, witness);
+        Set<Long> served = new HashSet<>();
+        take(first, 150, served);
+        take(second, 150, served);
+        take(second, 300, served); // second's blocks now run above first's
+        long highest = store.maxId("orders");
+
+        store.put("orders", highest - 2 * STEP, STEP); // above first's own end, within second's blocks
+        take(first, 600, served);
+        take(second, 600, served);
+
+        assertThat(served).hasSize(1_800);
+        assertThat(store.maxId("orders")).as("carried to the witnessed end, no margin of 1,000 blocks")
+                .isLessThan(highest + 20 * STEP);
+    }
+
+    @Test
+    void aNewServerOnARestoredStoreIsCaughtWithNothingOfItsOwn() {
+        InMemorySegmentStore store = new InMemorySegmentStore().put("orders", 0, STEP);
+        FleetWitness witness = new FleetWitness();
+        Set<Long> served = new HashSet<>();
+        take(generator(store, witness), 1_000, served);
+        long highest = store.maxId("orders");
+
+        store.put("orders", 0, STEP); // the backup restored; the pod starts again with an empty disk
+        take(generator(store, witness), 1_000, served);
+
+        assertThat(served).hasSize(2_000);
+        assertThat(store.maxId("orders")).isLessThan(highest + 20 * STEP);
+    }
+
+    private static void take(SegmentIdGenerator generator, int count, Set<Long> served) {
+        for (int i = 0; i < count; i++) {
+            long id = generator.nextId();
+            assertThat(served.add(id)).as("id %d served twice", id).isTrue();
+        }
+    }
+
+    private static SegmentIdGenerator generator(InMemorySegmentStore store, ReservationWitness witness) {
+        SegmentSettings settings = new SegmentSettings(new StepPolicy(STEP, Duration.ofMinutes(15)),
+                Duration.ofSeconds(10), SegmentLoadListener.NONE, SegmentSettings.DEFAULT_WENT_BACK_SKIP_BLOCKS,
+                witness);
+        return new SegmentIdGenerator("orders", store, settings, InstantSource.system(), Runnable::run);
+    }
+
+    /** Every server's blocks, by the rule of the fleet's witnesses. */
+    private static final class FleetWitness implements FleetReservationWitness {
+
+        private final Map<String, WitnessedBlocks> blocks = new HashMap<>();
+
+        @Override
+        public synchronized long claim(String key, long start, long end) {
+            WitnessedBlocks witnessed = blocks.getOrDefault(key, WitnessedBlocks.EMPTY);
+            long overlap = witnessed.overlap(start, end);
+            if (overlap == Long.MIN_VALUE) {
+                blocks.put(key, witnessed.with(start, end, 64));
+            }
+            return overlap;
+        }
+    }
+}

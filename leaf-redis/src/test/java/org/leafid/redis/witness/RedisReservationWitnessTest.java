@@ -1,0 +1,121 @@
+package org.leafid.redis.witness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.leafid.core.witness.WitnessException;
+import org.leafid.redis.TestRedis;
+
+/**
+ * The fleet's witness on the real Redis of the tests: blocks claimed in and out of order are recorded,
+ * a block that overlaps one witnessed (a store that went back) is refused with the highest end, so is
+ * one below the blocks trimmed away, and numbers past 2^53 keep every digit.
+ */
+class RedisReservationWitnessTest {
+
+    private static TestRedis redis;
+
+    @BeforeAll
+    static void connect() {
+        redis = new TestRedis(TestRedis.LOCAL_PORT);
+    }
+
+    @AfterAll
+    static void close() {
+        redis.close();
+    }
+
+    private static RedisReservationWitness witness() {
+        return new RedisReservationWitness(redis.template(), "test-" + UUID.randomUUID());
+    }
+
+    @Test
+    void blocksClaimedInAnyOrderAreRecordedAndAnOverlapGetsTheHighestEnd() {
+        RedisReservationWitness witness = witness();
+        assertThat(witness.claim("t", 0, 100)).isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", 200, 300)).as("a block reserved later, claimed first").isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", 100, 200)).as("the block between, claimed after").isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("other", 0, 100)).as("another tag").isEqualTo(Long.MIN_VALUE);
+
+        assertThat(witness.claim("t", 150, 250)).as("overlaps two").isEqualTo(300);
+        assertThat(witness.claim("t", 0, 10)).as("inside the first").isEqualTo(300);
+        assertThat(witness.claim("t", 299, 400)).as("overlaps the last by one").isEqualTo(300);
+        assertThat(witness.claim("t", 300, 400)).as("right after").isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", 300, 301)).as("the same start again").isEqualTo(400);
+    }
+
+    @Test
+    void aBlockBelowTheTrimmedOnesIsRefused() {
+        RedisReservationWitness witness = witness();
+        for (int i = 0; i < RedisReservationWitness.KEPT_BLOCKS + 10; i++) {
+            assertThat(witness.claim("t", 10L * i + 5, 10L * i + 10)).isEqualTo(Long.MIN_VALUE);
+        }
+        long high = 10L * (RedisReservationWitness.KEPT_BLOCKS + 9) + 10;
+        assertThat(witness.claim("t", 0, 5)).as("a gap below the trimmed blocks").isEqualTo(high);
+        assertThat(witness.claim("t", high + 5, high + 10)).isEqualTo(Long.MIN_VALUE);
+    }
+
+    @Test
+    void numbersPast2To53KeepEveryDigit() {
+        RedisReservationWitness witness = witness();
+        long base = (1L << 62) + 1;
+        assertThat(witness.claim("t", base, base + 1)).isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", base + 1, base + 2)).as("adjacent, one apart at 2^62").isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", base, base + 1)).isEqualTo(base + 2);
+        assertThat(witness.claim("t", Long.MAX_VALUE - 1, Long.MAX_VALUE)).isEqualTo(Long.MIN_VALUE);
+    }
+
+    /** Eight claimers of disjoint blocks handed out by one counter (the store): none refused, every block kept. */
+    @Test
+    void concurrentClaimsOfDisjointBlocksAreAllRecorded() throws Exception {
+        RedisReservationWitness witness = witness();
+        AtomicLong store = new AtomicLong();
+        List<long[]> recorded = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService servers = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Long>> refusals = new ArrayList<>();
+            for (int s = 0; s < 8; s++) {
+                refusals.add(servers.submit(() -> {
+                    long refused = 0;
+                    for (int i = 0; i < 200; i++) {
+                        long end = store.addAndGet(100);
+                        if (witness.claim("t", end - 100, end) == Long.MIN_VALUE) {
+                            recorded.add(new long[] {end - 100, end});
+                        } else {
+                            refused++;
+                        }
+                    }
+                    return refused;
+                }));
+            }
+            for (Future<Long> refused : refusals) {
+                assertThat(refused.get()).isZero();
+            }
+        } finally {
+            servers.shutdownNow();
+        }
+        assertThat(recorded).hasSize(1_600);
+        // The store went back by ten blocks: every claim of it is refused, with the highest end.
+        assertThat(witness.claim("t", store.get() - 1_000, store.get() - 900)).isEqualTo(store.get());
+    }
+
+    @Test
+    void aWitnessThatCannotBeReachedRefusesTheBlock() {
+        try (TestRedis nowhere = new TestRedis(1)) {
+            RedisReservationWitness witness = new RedisReservationWitness(nowhere.template(), "down");
+            assertThatThrownBy(() -> witness.claim("t", 0, 100)).isInstanceOf(WitnessException.class)
+                    .hasMessageContaining("nothing of it is served");
+        }
+    }
+}

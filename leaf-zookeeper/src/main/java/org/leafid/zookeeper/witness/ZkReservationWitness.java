@@ -1,0 +1,82 @@
+package org.leafid.zookeeper.witness;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.leafid.core.LeafInterruptedException;
+import org.leafid.core.segment.FleetReservationWitness;
+import org.leafid.core.witness.WitnessException;
+import org.leafid.core.witness.WitnessedBlocks;
+
+/**
+ * The fleet's witness of segment reservations in ZooKeeper: one node per tag,
+ * {@code /leaf/witness/<namespace>/leaf_alloc/<tag>}, holding its last {@value #KEPT_BLOCKS} blocks
+ * ({@link WitnessedBlocks}). A claim reads the node and writes it back with the version it read (a
+ * compare-and-set, tried again when another server wrote between), so that every block of the fleet is
+ * checked against every other; one round trip to read and one to write per block. ZooKeeper writes to
+ * a quorum's disks before it answers, so the witness outlives any one ZooKeeper server.
+ */
+public final class ZkReservationWitness implements FleetReservationWitness {
+
+    /** Blocks kept per tag, as in Redis's witness. */
+    static final int KEPT_BLOCKS = 64;
+    /** Compare-and-set attempts before a claim gives up: only many servers claiming one tag at once need more than one. */
+    private static final int ATTEMPTS = 100;
+
+    private final CuratorFramework zookeeper;
+    private final String root;
+
+    /** @param namespace the fleet's name in the path: fleets that share a ZooKeeper have one each */
+    public ZkReservationWitness(CuratorFramework zookeeper, String namespace) {
+        this.zookeeper = zookeeper;
+        this.root = "/leaf/witness/" + namespace + "/leaf_alloc/";
+    }
+
+    @Override
+    public long claim(String key, long start, long end) {
+        if (end <= start) {
+            throw new IllegalArgumentException("a block is [start, end) with start < end: [" + start + ", " + end + ")");
+        }
+        String path = root + key;
+        try {
+            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                Stat stat = new Stat();
+                WitnessedBlocks witnessed;
+                try {
+                    witnessed = WitnessedBlocks.parse(zookeeper.getData().storingStatIn(stat).forPath(path),
+                            "ZooKeeper node " + path);
+                } catch (KeeperException.NoNodeException none) {
+                    try {
+                        zookeeper.create().creatingParentsIfNeeded()
+                                .forPath(path, WitnessedBlocks.EMPTY.with(start, end, KEPT_BLOCKS).toBytes());
+                        return Long.MIN_VALUE;
+                    } catch (KeeperException.NodeExistsException another) {
+                        continue; // another server created it first: read it
+                    }
+                }
+                long overlap = witnessed.overlap(start, end);
+                if (overlap != Long.MIN_VALUE) {
+                    return overlap;
+                }
+                try {
+                    zookeeper.setData().withVersion(stat.getVersion())
+                            .forPath(path, witnessed.with(start, end, KEPT_BLOCKS).toBytes());
+                    return Long.MIN_VALUE;
+                } catch (KeeperException.BadVersionException another) {
+                    // another server claimed a block of this tag between: read again
+                }
+            }
+            throw new WitnessException("Tag '" + key + "': " + ATTEMPTS + " servers' claims came between this one's"
+                    + " read and write of " + path + "; block [" + start + ", " + end + ") is not served");
+        } catch (WitnessException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LeafInterruptedException("interrupted while claiming a block in the witness", e);
+        } catch (Exception e) {
+            throw new WitnessException("Tag '" + key + "': ZooKeeper, the fleet's witness of reservations"
+                    + " (leaf.witness.fleet=zookeeper), did not record block [" + start + ", " + end + "), so nothing"
+                    + " of it is served: " + e + "; check leaf.snowflake.zk.address", e);
+        }
+    }
+}
