@@ -11,8 +11,9 @@ import javax.sql.DataSource;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
-import org.leafid.autoconfigure.segment.SegmentProperties;
-import org.leafid.autoconfigure.witness.FleetWitnessChoice;
+import org.leafid.autoconfigure.LeafSwitchCondition;
+import org.leafid.autoconfigure.mode.FleetWitnessChoice;
+import org.leafid.core.segment.StepPolicy;
 import org.leafid.jdbc.EmbeddedDatabase;
 import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.StoreIdentityGuard;
@@ -23,6 +24,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Lazy;
@@ -104,9 +106,13 @@ public class LeafJdbcAutoConfiguration {
     @Lazy
     @ConditionalOnMissingBean
     StoreIdentityGuard storeIdentityGuard(SqlSessionFactory leafSqlSessions, JdbcProperties jdbc,
-            SegmentProperties segment, Environment environment) {
-        return new StoreIdentityGuard(leafSqlSessions, jdbc.wentBackSkipBlocks(), segment.maxStep(),
-                segment.enable() && FleetWitnessChoice.of(environment).fleetWide());
+            Environment environment) {
+        // Read through the Binder, not segment's record: the segment package depends on this one.
+        long largestBlock = Binder.get(environment).bind("leaf.segment.max-step", Long.class)
+                .orElse(StepPolicy.DEFAULT_MAX_STEP);
+        return new StoreIdentityGuard(leafSqlSessions, jdbc.wentBackSkipBlocks(), largestBlock,
+                LeafSwitchCondition.isOn(environment, "leaf.segment.enable")
+                        && FleetWitnessChoice.of(environment).fleetWide());
     }
 
     private static DruidDataSource pool(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {

@@ -16,8 +16,7 @@ import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.Sleeper;
 import org.leafid.core.format.FormatDefinitionRegistry;
-import org.leafid.autoconfigure.witness.FleetWitnessAutoConfiguration;
-import org.leafid.autoconfigure.witness.FleetWitnessChoice;
+import org.leafid.autoconfigure.mode.FleetWitnessChoice;
 import org.leafid.core.segment.ReservationWitness;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
@@ -125,7 +124,7 @@ public class SegmentAutoConfiguration {
     SegmentAllocator segmentAllocator(SegmentStore segmentStore, SegmentProperties properties,
             InstantSource leafClock, ThreadPoolExecutor segmentLoader, SegmentMeters segmentMeters,
             SegmentLoadOutcomes segmentLoadOutcomes, JdbcProperties jdbc, DataDirWitness segmentWitness,
-            @Qualifier(FleetWitnessAutoConfiguration.BEAN) ObjectProvider<ReservationWitness> fleetWitness) {
+            @Qualifier(FleetWitnessChoice.BEAN) ObjectProvider<ReservationWitness> fleetWitness) {
         ReservationWitness fleet = fleetWitness.getIfAvailable();
         SegmentSettings settings = new SegmentSettings(new StepPolicy(properties.maxStep(), StepPolicy.DEFAULT_TARGET),
                 properties.loadWait(), segmentLoadOutcomes, jdbc.wentBackSkipBlocks(),

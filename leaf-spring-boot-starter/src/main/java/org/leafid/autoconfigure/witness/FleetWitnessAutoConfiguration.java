@@ -6,7 +6,8 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
-import org.leafid.autoconfigure.segment.SegmentAutoConfiguration;
+import org.leafid.autoconfigure.mode.FleetWitness;
+import org.leafid.autoconfigure.mode.FleetWitnessChoice;
 import org.leafid.autoconfigure.snowflake.zookeeper.ZookeeperSettings;
 import org.leafid.autoconfigure.snowflake.zookeeper.ZookeeperWorkerIdAutoConfiguration;
 import org.leafid.core.segment.ReservationWitness;
@@ -35,7 +36,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * the choice ({@link FleetWitnessChoice}) names a store; a store whose module is missing stops the
  * start naming it.
  */
-@AutoConfiguration(before = SegmentAutoConfiguration.class, after = ZookeeperWorkerIdAutoConfiguration.class,
+@AutoConfiguration(beforeName = "org.leafid.autoconfigure.segment.SegmentAutoConfiguration",
+        after = ZookeeperWorkerIdAutoConfiguration.class,
         afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnLeafSwitch("leaf.segment.enable")
 public class FleetWitnessAutoConfiguration {
@@ -43,7 +45,7 @@ public class FleetWitnessAutoConfiguration {
     private static final Logger log = LoggerFactory.getLogger(FleetWitnessAutoConfiguration.class);
 
     /** The bean the segment allocator looks for. */
-    public static final String BEAN = "fleetReservationWitness";
+    private static final String BEAN = FleetWitnessChoice.BEAN;
 
     @Bean
     @ConditionalOnMissingBean

@@ -2,6 +2,7 @@ package org.leafid.autoconfigure.witness;
 
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.LeafValues;
+import org.leafid.autoconfigure.mode.FleetWitness;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 

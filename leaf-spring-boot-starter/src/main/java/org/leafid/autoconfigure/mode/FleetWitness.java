@@ -1,4 +1,4 @@
-package org.leafid.autoconfigure.witness;
+package org.leafid.autoconfigure.mode;
 
 import java.util.Locale;
 

@@ -1,10 +1,6 @@
-package org.leafid.autoconfigure.witness;
+package org.leafid.autoconfigure.mode;
 
 import org.leafid.autoconfigure.LeafSwitchCondition;
-import org.leafid.autoconfigure.mode.WorkerIdMode;
-import org.leafid.autoconfigure.mode.WorkerIdModeCondition;
-import org.leafid.autoconfigure.shard.ShardBufferCondition;
-import org.leafid.autoconfigure.shard.ShardProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
@@ -33,13 +29,17 @@ public record FleetWitnessChoice(FleetWitness witness, String reason) {
         if (mode != null && mode.keptInRedis()) {
             return new FleetWitnessChoice(FleetWitness.REDIS, "leaf.witness.fleet=auto and worker ids from Redis");
         }
-        if (LeafSwitchCondition.isOn(environment, "leaf.shard.enable", false)
-                && ShardBufferCondition.buffer(environment) == ShardProperties.Buffer.REDIS) {
+        // Read as a word, not as shard's record: this package is below the modes' packages.
+        if (LeafSwitchCondition.isOn(environment, "leaf.shard.enable", false) && Binder.get(environment)
+                .bind("leaf.shard.buffer", String.class).map("redis"::equalsIgnoreCase).orElse(false)) {
             return new FleetWitnessChoice(FleetWitness.REDIS, "leaf.witness.fleet=auto and shard mode's Redis buffer");
         }
         return new FleetWitnessChoice(FleetWitness.NONE, "leaf.witness.fleet=auto and neither ZooKeeper nor Redis"
                 + " configured for Leaf (worker ids, shard buffer)");
     }
+
+    /** The name of the fleet witness's bean, which the segment allocator looks for. */
+    public static final String BEAN = "fleetReservationWitness";
 
     /** Whether a fleet-wide witness is on. */
     public boolean fleetWide() {
