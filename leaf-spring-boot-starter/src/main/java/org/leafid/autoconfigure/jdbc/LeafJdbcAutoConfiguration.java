@@ -12,6 +12,7 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.LeafSwitchCondition;
+import org.leafid.autoconfigure.LeafValues;
 import org.leafid.autoconfigure.mode.FleetWitnessChoice;
 import org.leafid.core.segment.StepPolicy;
 import org.leafid.jdbc.EmbeddedDatabase;
@@ -110,6 +111,7 @@ public class LeafJdbcAutoConfiguration {
         // Read through the Binder, not segment's record: the segment package depends on this one.
         long largestBlock = Binder.get(environment).bind("leaf.segment.max-step", Long.class)
                 .orElse(StepPolicy.DEFAULT_MAX_STEP);
+        LeafValues.requireBetween("leaf.segment.max-step", largestBlock, 1, Integer.MAX_VALUE); // as segment's record
         return new StoreIdentityGuard(leafSqlSessions, jdbc.wentBackSkipBlocks(), largestBlock,
                 LeafSwitchCondition.isOn(environment, "leaf.segment.enable")
                         && FleetWitnessChoice.of(environment).fleetWide());
