@@ -6,7 +6,8 @@
  * failure: the database could not be reached (waiting may heal it) or answered that the configuration
  * is wrong (it will not), and which key to change. Also here: JDBC urls as they may be shown, without
  * their secrets; where the embedded H2 default lives and how its schema is made; and the log of a
- * database outage, one line per cause rather than one per retry. The tables' own code is in
+ * database outage, one line per cause rather than one per retry. How a block is reserved from a table — retries, the
+ * store's identity, the high-water marks — is {@code reservation}'s, once for every table. The tables' own code is in
  * {@code segment} ({@code leaf_alloc}), {@code worker} ({@code leaf_workerid_alloc}) and {@code shard}
  * ({@code id_alloc} and {@code leaf_shard_*}).
  */

@@ -300,6 +300,7 @@ public final class SegmentIdGenerator implements IdGenerator {
             floor = saturatedAdd(reservedUpTo,
                     witness.fleetWide() ? 0 : multiplySaturated(wentBackSkipBlocks, size));
             warnWentBack(row.maxId() - size, row.maxId(), floor);
+            loadListener.wentBack(tag, row.maxId() - size, floor);
         }
         long start;
         for (int claims = 0; ; claims++) {
@@ -334,6 +335,7 @@ public final class SegmentIdGenerator implements IdGenerator {
                         + witnessedEnd + "): nothing of them is served; set max_id above " + witnessedEnd, null);
             }
             warnFleetWentBack(start, row.maxId(), witnessedEnd);
+            loadListener.wentBack(tag, start, witnessedEnd);
             floor = Math.max(floor, witnessedEnd);
         }
         step = Math.max(wanted, row.step());

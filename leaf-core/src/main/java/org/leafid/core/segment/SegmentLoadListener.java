@@ -22,4 +22,11 @@ public interface SegmentLoadListener {
 
     /** Reserving a block failed after {@code took}. */
     void failed(String tag, Duration took, RuntimeException cause);
+
+    /**
+     * The store answered a block starting at {@code blockStart}, below numbers already reserved (this
+     * server's own, its data directory's witness or the fleet's): the store went back, and nothing
+     * below {@code servedFrom} is served. Rare, and each time worth an operator's look.
+     */
+    default void wentBack(String tag, long blockStart, long servedFrom) {}
 }

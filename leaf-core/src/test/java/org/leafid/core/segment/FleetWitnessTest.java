@@ -60,6 +60,31 @@ class FleetWitnessTest {
         assertThat(store.maxId("orders")).isLessThan(highest + 20 * STEP);
     }
 
+    /**
+     * The original found twice at once: a clone of the database (same name, another server) served by
+     * some servers while the original goes on serving others. Every block of both is claimed in the
+     * one witness, so whichever database answers a block another already took, the block is carried
+     * past it; the two leapfrog, and nothing is served twice.
+     */
+    @Test
+    void theOriginalAndAServedCloneLeapfrogAndServeNothingTwice() {
+        InMemorySegmentStore original = new InMemorySegmentStore().put("orders", 0, STEP);
+        FleetWitness witness = new FleetWitness();
+        SegmentIdGenerator onOriginal = generator(original, witness);
+        Set<Long> served = new HashSet<>();
+        take(onOriginal, 750, served);
+        InMemorySegmentStore clone = new InMemorySegmentStore().put("orders", original.maxId("orders"), STEP);
+        SegmentIdGenerator onClone = generator(clone, witness);
+        SegmentIdGenerator alsoOnOriginal = generator(original, witness);
+        for (int round = 0; round < 40; round++) {
+            take(onClone, 130, served);
+            take(onOriginal, 70, served);
+            take(alsoOnOriginal, 90, served);
+        }
+
+        assertThat(served).hasSize(750 + 40 * 290);
+    }
+
     private static void take(SegmentIdGenerator generator, int count, Set<Long> served) {
         for (int i = 0; i < count; i++) {
             long id = generator.nextId();

@@ -5,7 +5,8 @@ import org.apache.ibatis.annotations.ConstructorArgs;
 import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
-import org.leafid.jdbc.HighWaterMapper;
+import org.leafid.jdbc.reservation.HighWaterMapper;
+import org.leafid.jdbc.reservation.OneTripReservation;
 
 /**
  * A block reservation in one round trip, where the database can modify and answer in one
@@ -31,11 +32,10 @@ public interface LeafAllocOneTripMapper {
                  AND max_id <= 9223372036854775807 - GREATEST(#{step}, step)
               RETURNING biz_tag, max_id, step, GREATEST(#{step}, step) AS size
             ), """ + HighWaterMapper.READ_AND_RAISE_MARK + """
-            SELECT a.biz_tag, a.max_id, a.step, EXISTS (SELECT 1 FROM raised) AS above_mark,
+            SELECT a.max_id, a.step, EXISTS (SELECT 1 FROM raised) AS above_mark,
             """ + HighWaterMapper.IDENTITY_COLUMNS + """
               FROM advanced a""")
     @ConstructorArgs({
-        @Arg(column = "biz_tag", javaType = String.class),
         @Arg(column = "max_id", javaType = long.class),
         @Arg(column = "step", javaType = int.class),
         @Arg(column = "above_mark", javaType = boolean.class),
@@ -45,12 +45,5 @@ public interface LeafAllocOneTripMapper {
     })
     // A statement that writes: never answered from MyBatis's session cache.
     @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-    Reserved reserve(@Param("tag") String tag, @Param("step") long step, @Param("markName") String markName);
-
-    /**
-     * The row as the reservation left it, whether its block starts at or above the tag's mark (then
-     * the mark was raised past it), and the database's identity now and as recorded (its server's and its name's hashes).
-     */
-    record Reserved(String tag, long maxId, int step, boolean aboveMark, String identity, Long recorded,
-            Long recordedName) {}
+    OneTripReservation reserve(@Param("tag") String tag, @Param("step") long step, @Param("markName") String markName);
 }

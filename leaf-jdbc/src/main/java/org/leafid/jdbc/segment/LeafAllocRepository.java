@@ -12,18 +12,21 @@ import org.leafid.core.segment.SegmentTagCreator;
 import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.TagExhaustedException;
 import org.leafid.core.segment.UnknownTagException;
-import org.leafid.jdbc.HighWaterMarks;
-import org.leafid.jdbc.PoolUrls;
+import org.leafid.jdbc.reservation.HighWaterMarks;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.SqlRetry;
-import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.reservation.GuardedReservation;
+import org.leafid.jdbc.reservation.OneTripReservation;
+import org.leafid.jdbc.reservation.ReservationSteps;
+import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
 
 /**
  * {@link SegmentStore} on {@code leaf_alloc} through MyBatis. A reservation is Leaf's
  * UPDATE-then-SELECT in one transaction: the UPDATE locks the row, so the SELECT reads the
- * {@code max_id} this transaction set and no other instance can get the same block.
+ * {@code max_id} this transaction set and no other instance can get the same block. Retries, the
+ * store's identity and the high-water check are {@link GuardedReservation}'s, as for {@code id_alloc}.
  *
  * <p>A failure becomes a {@link SegmentStoreException} whose reason names the database (its url
  * without password), says whether it could not be reached or answered with an error, and what
@@ -39,12 +42,7 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
     public static final String TABLE_SCRIPT = SqlDialect.scripts("leaf_alloc.sql");
 
     private final SqlSessionFactory sessions;
-    private final String url;
-    private final HighWaterMarks marks;
-    private final SqlRetry retry;
-    private final StoreIdentityGuard identity;
-    /** Whether the database reserves in one statement ({@link LeafAllocOneTripMapper}). */
-    private final boolean oneTrip;
+    private final GuardedReservation reservation;
 
     /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public LeafAllocRepository(SqlSessionFactory sessions) {
@@ -59,16 +57,13 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
     /** @param identity the check that the database answering is the one this fleet wrote to */
     public LeafAllocRepository(SqlSessionFactory sessions, Sleeper sleeper, StoreIdentityGuard identity) {
         this.sessions = sessions;
-        this.identity = identity;
-        this.url = PoolUrls.of(sessions);
-        this.marks = new HighWaterMarks(sessions, "leaf_alloc");
-        this.retry = new SqlRetry("leaf_alloc", sleeper);
-        this.oneTrip = sessions.getConfiguration().hasMapper(LeafAllocOneTripMapper.class);
+        this.reservation = new GuardedReservation(sessions, "leaf_alloc", TABLE_SCRIPT, LeafAllocOneTripMapper.class,
+                sleeper, identity);
     }
 
     /** The database's url as messages show it (the caller strips the password), or the pool's name. */
     public String url() {
-        return url;
+        return reservation.url();
     }
 
     @Override
@@ -76,137 +71,78 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
         if (requestedStep < 1) {
             throw new IllegalArgumentException("requestedStep must be at least 1: " + requestedStep);
         }
-        return retry.run(() -> reserveOnDatabaseRecorded(tag, requestedStep));
+        return reservation.reserve(new TagSteps(tag, requestedStep));
     }
 
     /**
-     * A reservation made on the database this fleet recorded: one made on another (a failover, a
-     * restore) is not served; that database is adopted (its rows moved forward) and the block reserved again.
+     * One tag's row: Leaf's UPDATE {@code max_id = max_id + GREATEST(requested, step)}, then SELECT;
+     * the block is {@code [max_id - size, max_id)}.
      */
-    private AllocRow reserveOnDatabaseRecorded(String tag, long requestedStep) {
-        for (int adoptions = 0; ; adoptions++) {
-            try {
-                return reserveOnce(tag, requestedStep);
-            } catch (StoreIdentityGuard.Copied copied) {
-                throw new SegmentStoreException(tag, "no block could be reserved: " + copied.getMessage()
-                        + "; see docs/databases.md, \"A copy is not the original\"", copied);
-            } catch (StoreIdentityGuard.Changed changed) {
-                if (adoptions == 2) {
-                    throw new SegmentStoreException(tag, "no block could be reserved: " + changed.getMessage()
-                            + ", even after adopting it twice; check that leaf.jdbc.url reaches one database", changed);
-                }
-                try {
-                    identity.adopt();
-                } catch (PersistenceException e) {
-                    throw new SegmentStoreException(tag, "no block could be reserved: " + changed.getMessage()
-                            + ", and moving its rows forward failed: " + explain(e), e);
-                }
-            }
-        }
-    }
+    private record TagSteps(String tag, long requestedStep) implements ReservationSteps<AllocRow> {
 
-    private AllocRow reserveOnce(String tag, long requestedStep) {
-        try {
-            if (oneTrip) {
-                AllocRow row = reserveInOneTrip(tag, requestedStep);
-                if (row != null) {
-                    return row;
-                }
-            }
-            return reserveAboveMark(tag, requestedStep);
-        } catch (HighWaterMarks.MissingTableException missing) {
-            boolean created;
-            try {
-                created = marks.createIfNeverSeen();
-            } catch (PersistenceException e) {
-                throw new SegmentStoreException(tag, "no block could be reserved: leaf_high_water is missing and "
-                        + "could not be created: " + SqlFailures.describe(e, url) + "; create it with "
-                        + HighWaterMarks.TABLE_SCRIPT + " in the database of leaf.jdbc.url", e);
-            }
-            if (!created) {
-                throw new SegmentStoreException(tag, "no block could be reserved: " + marks.vanished(), missing);
-            }
-            return reserveAboveMark(tag, requestedStep);
+        @Override
+        public String markKey() {
+            return tag;
         }
-    }
 
-    /**
-     * The common case in one statement: the block, when it starts at or above the tag's mark; null
-     * for everything the transaction below must decide (a missing or exhausted tag, a row below its
-     * mark). A block reserved below the mark is left unused: the transaction reserves the next one
-     * and moves it past the mark.
-     */
-    private AllocRow reserveInOneTrip(String tag, long requestedStep) {
-        LeafAllocOneTripMapper.Reserved reserved;
-        try (SqlSession session = sessions.openSession(true)) {
-            identity.checkFirstTime(session);
-            reserved = session.getMapper(LeafAllocOneTripMapper.class).reserve(tag, requestedStep, marks.name(tag));
-        } catch (PersistenceException e) {
-            if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
-                throw new HighWaterMarks.MissingTableException(e);
-            }
-            throw new SegmentStoreException(tag, "no block could be reserved in leaf_alloc: " + explain(e), e);
+        @Override
+        public OneTripReservation reserveInOneTrip(SqlSession session, String markName) {
+            return session.getMapper(LeafAllocOneTripMapper.class).reserve(tag, requestedStep, markName);
         }
-        marks.seen();
-        if (reserved == null) {
-            return null;
-        }
-        // The block is committed, but served only if the server that ran the statement is the one recorded.
-        identity.check(reserved.identity(), reserved.recorded(), reserved.recordedName());
-        return reserved.aboveMark() ? new AllocRow(tag, reserved.maxId(), reserved.step()) : null;
-    }
 
-    /**
-     * Leaf's UPDATE and SELECT, then the high-water check, in one transaction: the block
-     * {@code [max_id - size, max_id)} is served only when it starts at or above the highest
-     * {@code max_id} this fleet reserved before; a row found below is moved past it first.
-     */
-    private AllocRow reserveAboveMark(String tag, long requestedStep) {
-        try (SqlSession session = sessions.openSession(false)) {
+        @Override
+        public Advanced advance(SqlSession session) {
             LeafAllocMapper mapper = session.getMapper(LeafAllocMapper.class);
             int updated = mapper.advanceMaxId(tag, requestedStep);
             AllocRow row = mapper.find(tag);
             if (row == null) {
-                session.commit();
                 throw new UnknownTagException(tag);
             }
             if (updated == 0) {
-                session.commit();
-                throw new TagExhaustedException(tag, row.maxId(), Math.max(requestedStep, row.step()));
+                throw new TagExhaustedException(tag, row.maxId(), size(row.step()));
             }
-            long size = Math.max(requestedStep, row.step());
-            // With the identity, in this transaction: the block commits on the server checked, or not at all.
-            long mark = identity.markVerified(session, marks.name(tag));
-            marks.seen();
-            if (row.maxId() - size < mark) {
-                if (mark > Long.MAX_VALUE - size) {
-                    throw new TagExhaustedException(tag, mark, size);
-                }
-                mapper.moveMaxIdTo(tag, mark + size);
-                marks.movedBack(tag, row.maxId() - size, mark, mark + size);
-                row = new AllocRow(tag, mark + size, row.step());
-            }
-            marks.raise(session, tag, row.maxId(), mark);
-            session.commit();
-            return row;
-        } catch (PersistenceException e) {
-            throw new SegmentStoreException(tag, "no block could be reserved in leaf_alloc: " + explain(e), e);
+            return new Advanced(row.maxId(), row.step(), 0);
+        }
+
+        @Override
+        public void moveMaxIdTo(SqlSession session, long maxId) {
+            session.getMapper(LeafAllocMapper.class).moveMaxIdTo(tag, maxId);
+        }
+
+        @Override
+        public long size(int step) {
+            return Math.max(requestedStep, step);
+        }
+
+        @Override
+        public AllocRow block(long maxId, int step) {
+            return new AllocRow(tag, maxId, step);
+        }
+
+        @Override
+        public RuntimeException noRoomAbove(Advanced row, long mark) {
+            return new TagExhaustedException(tag, mark, size(row.step()));
+        }
+
+        @Override
+        public RuntimeException failure(String detail, Throwable cause) {
+            return new SegmentStoreException(tag, "no block could be reserved" + detail, cause);
         }
     }
 
     /** The retries of reservations the database answered "try again", for the meters. */
     public SqlRetry retries() {
-        return retry;
+        return reservation.retries();
     }
 
     /** The check of the database's identity, for the meters. */
     public StoreIdentityGuard identity() {
-        return identity;
+        return reservation.identity();
     }
 
     /** The high-water marks of the tags, for the admin API's check and the meters. */
     public HighWaterMarks marks() {
-        return marks;
+        return reservation.marks();
     }
 
     @Override
@@ -265,7 +201,7 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
     @Override
     public void createIfMissing(String tag, int step, String description) {
         if (row(tag).isEmpty()) {
-            insert(tag, Math.max(1, marks.highest(tag)), step, description);
+            insert(tag, Math.max(1, marks().highest(tag)), step, description);
         }
     }
 
@@ -289,6 +225,6 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
     }
 
     private String explain(PersistenceException e) {
-        return SqlFailures.describe(e, url) + SqlFailures.hint(e, TABLE_SCRIPT);
+        return reservation.explain(e);
     }
 }

@@ -5,7 +5,8 @@ import org.apache.ibatis.annotations.ConstructorArgs;
 import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
-import org.leafid.jdbc.HighWaterMapper;
+import org.leafid.jdbc.reservation.HighWaterMapper;
+import org.leafid.jdbc.reservation.OneTripReservation;
 
 /**
  * A shard block reservation in one round trip, where the database can modify and answer in one
@@ -40,12 +41,6 @@ public interface IdAllocOneTripMapper {
     })
     // A statement that writes: never answered from MyBatis's session cache.
     @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-    Reserved reserve(@Param("appId") int appId, @Param("shardId") int shardId, @Param("blocks") long blocks,
+    OneTripReservation reserve(@Param("appId") int appId, @Param("shardId") int shardId, @Param("blocks") long blocks,
             @Param("markName") String markName);
-
-    /**
-     * The row's {@code max_id} and step after the reservation, whether its block starts above the
-     * mark (then the mark was raised past it), and the database's identity now and as recorded (its server's and its name's hashes).
-     */
-    record Reserved(long maxId, int step, boolean aboveMark, String identity, Long recorded, Long recordedName) {}
 }

@@ -16,12 +16,14 @@ import org.leafid.core.shard.ShardStore;
 import org.leafid.core.shard.ShardStoreException;
 import org.leafid.core.shard.UnknownAppException;
 import org.leafid.core.shard.UnknownShardException;
-import org.leafid.jdbc.HighWaterMarks;
-import org.leafid.jdbc.PoolUrls;
+import org.leafid.jdbc.reservation.HighWaterMarks;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.SqlRetry;
-import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.reservation.GuardedReservation;
+import org.leafid.jdbc.reservation.OneTripReservation;
+import org.leafid.jdbc.reservation.ReservationSteps;
+import org.leafid.jdbc.reservation.StoreIdentityGuard;
 
 /**
  * {@link ShardStore} on {@code id_alloc} through MyBatis, with the block rule of the Redis-queue
@@ -46,12 +48,7 @@ public final class IdAllocRepository implements ShardStore {
     private static final int MAX_DESCRIPTION = 255;
 
     private final SqlSessionFactory sessions;
-    private final String url;
-    private final HighWaterMarks marks;
-    private final SqlRetry retry;
-    private final StoreIdentityGuard identity;
-    /** Whether the database reserves in one statement ({@link IdAllocOneTripMapper}). */
-    private final boolean oneTrip;
+    private final GuardedReservation reservation;
 
     /** @param sessions Leaf's one session factory ({@code LeafSqlSessions}) */
     public IdAllocRepository(SqlSessionFactory sessions) {
@@ -66,11 +63,8 @@ public final class IdAllocRepository implements ShardStore {
     /** @param identity the check that the database answering is the one this fleet wrote to */
     public IdAllocRepository(SqlSessionFactory sessions, Sleeper sleeper, StoreIdentityGuard identity) {
         this.sessions = sessions;
-        this.identity = identity;
-        this.retry = new SqlRetry("id_alloc", sleeper);
-        this.url = PoolUrls.of(sessions);
-        this.oneTrip = sessions.getConfiguration().hasMapper(IdAllocOneTripMapper.class);
-        this.marks = new HighWaterMarks(sessions, "id_alloc");
+        this.reservation = new GuardedReservation(sessions, "id_alloc", TABLE_SCRIPT, IdAllocOneTripMapper.class,
+                sleeper, identity);
     }
 
     @Override
@@ -78,134 +72,66 @@ public final class IdAllocRepository implements ShardStore {
         if (blocks < 1) {
             throw new IllegalArgumentException("blocks must be at least 1: " + blocks);
         }
-        return retry.run(() -> reserveOnDatabaseRecorded(appId, shardId, blocks));
+        return reservation.reserve(new ShardSteps(appId, shardId, blocks));
     }
 
     /**
-     * A reservation made on the database this fleet recorded: one made on another (a failover, a
-     * restore) is not served; that database is adopted (its rows moved forward) and the block reserved again.
+     * One (app, shard)'s row, with the block rule of the services that own the table: UPDATE
+     * {@code max_id = max_id + step * blocks}, then SELECT; the block is {@code old max_id + 1 ..
+     * new max_id}. Its mark holds whatever happened to the row since (an app deleted and created
+     * again starts at 0).
      */
-    private ShardBlock reserveOnDatabaseRecorded(int appId, int shardId, int blocks) {
-        for (int adoptions = 0; ; adoptions++) {
-            try {
-                return reserveOnce(appId, shardId, blocks);
-            } catch (StoreIdentityGuard.Copied copied) {
-                throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be reserved: "
-                        + copied.getMessage() + "; see docs/databases.md, \"A copy is not the original\"", copied);
-            } catch (StoreIdentityGuard.Changed changed) {
-                if (adoptions == 2) {
-                    throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be "
-                            + "reserved: " + changed.getMessage() + ", even after adopting it twice; check that "
-                            + "leaf.jdbc.url reaches one database", changed);
-                }
-                try {
-                    identity.adopt();
-                } catch (PersistenceException e) {
-                    throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be "
-                            + "reserved: " + changed.getMessage() + ", and moving its rows forward failed: "
-                            + explain(e, TABLE_SCRIPT), e);
-                }
-            }
-        }
-    }
+    private record ShardSteps(int appId, int shardId, int blocks) implements ReservationSteps<ShardBlock> {
 
-    private ShardBlock reserveOnce(int appId, int shardId, int blocks) {
-        try {
-            if (oneTrip) {
-                ShardBlock block = reserveInOneTrip(appId, shardId, blocks);
-                if (block != null) {
-                    return block;
-                }
-            }
-            return reserveAboveMark(appId, shardId, blocks);
-        } catch (HighWaterMarks.MissingTableException missing) {
-            boolean created;
-            try {
-                created = marks.createIfNeverSeen();
-            } catch (PersistenceException e) {
-                throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be "
-                        + "reserved: leaf_high_water is missing and could not be created: "
-                        + SqlFailures.describe(e, url) + "; create it with " + HighWaterMarks.TABLE_SCRIPT, e);
-            }
-            if (!created) {
-                throw new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be "
-                        + "reserved: " + marks.vanished(), missing);
-            }
-            return reserveAboveMark(appId, shardId, blocks);
+        @Override
+        public String markKey() {
+            return IdAllocRepository.markKey(appId, shardId);
         }
-    }
 
-    /**
-     * The common case in one statement: the block, when it starts above the (app, shard)'s mark; null
-     * for everything the transaction below must decide (a missing app or shard, a refused step or
-     * limit, a row at or below its mark). A block reserved at or below the mark is left unused: the
-     * transaction reserves the next one and moves it past the mark.
-     */
-    private ShardBlock reserveInOneTrip(int appId, int shardId, int blocks) {
-        IdAllocOneTripMapper.Reserved reserved;
-        try (SqlSession session = sessions.openSession(true)) {
-            identity.checkFirstTime(session);
-            reserved = session.getMapper(IdAllocOneTripMapper.class)
-                    .reserve(appId, shardId, blocks, marks.name(markKey(appId, shardId)));
-        } catch (PersistenceException e) {
-            if (SqlFailures.classify(e) == SqlFailures.Kind.MISSING_TABLE) {
-                throw new HighWaterMarks.MissingTableException(e);
-            }
-            throw new ShardStoreException("no block of app " + appId + " shard " + shardId
-                    + " could be reserved in id_alloc: " + explain(e, TABLE_SCRIPT), e);
+        @Override
+        public OneTripReservation reserveInOneTrip(SqlSession session, String markName) {
+            return session.getMapper(IdAllocOneTripMapper.class).reserve(appId, shardId, blocks, markName);
         }
-        marks.seen();
-        if (reserved == null) {
-            return null;
-        }
-        // The block is committed, but served only if the server that ran the statement is the one recorded.
-        identity.check(reserved.identity(), reserved.recorded(), reserved.recordedName());
-        long size = (long) reserved.step() * blocks;
-        long first = reserved.maxId() - size + 1;
-        return reserved.aboveMark()
-                ? new ShardBlock(appId, shardId, first, reserved.maxId(), reserved.step()) : null;
-    }
 
-    /**
-     * UPDATE and SELECT, then the high-water check, in one transaction: the block
-     * {@code old max_id + 1 .. new max_id} is served only when it starts above the highest
-     * {@code max_id} this fleet reserved for the (app, shard) before, whatever happened to the row
-     * since (an app deleted and created again starts at 0); a row found below is moved past it first.
-     */
-    private ShardBlock reserveAboveMark(int appId, int shardId, int blocks) {
-        try (SqlSession session = sessions.openSession(false)) {
+        @Override
+        public Advanced advance(SqlSession session) {
             IdAllocMapper mapper = session.getMapper(IdAllocMapper.class);
             int updated = mapper.advanceMaxId(appId, shardId, blocks);
             IdAllocRow row = mapper.find(appId, shardId);
             if (row == null) {
-                boolean appHasRows = mapper.countRows(appId) > 0;
-                session.commit();
-                throw appHasRows ? new UnknownShardException(appId, shardId) : new UnknownAppException(appId);
+                throw mapper.countRows(appId) > 0
+                        ? new UnknownShardException(appId, shardId) : new UnknownAppException(appId);
             }
             if (updated == 0) {
-                session.commit();
-                throw refusal(row, blocks);
+                throw refusal(row);
             }
-            long size = (long) row.step() * blocks;
-            long maxId = row.maxId();
-            String key = markKey(appId, shardId);
-            // With the identity, in this transaction: the block commits on the server checked, or not at all.
-            long mark = identity.markVerified(session, marks.name(key));
-            marks.seen();
-            if (maxId - size + 1 <= mark) {
-                if (mark > Long.MAX_VALUE - size) {
-                    throw new AppLimitReachedException(appId, shardId, row.maxLimitId());
-                }
-                mapper.moveMaxIdTo(appId, shardId, mark + size);
-                marks.movedBack(key, maxId - size, mark, mark + size);
-                maxId = mark + size;
-            }
-            marks.raise(session, key, maxId, mark);
-            session.commit();
-            return new ShardBlock(appId, shardId, maxId - size + 1, maxId, row.step());
-        } catch (PersistenceException e) {
-            throw new ShardStoreException("no block of app " + appId + " shard " + shardId
-                    + " could be reserved in id_alloc: " + explain(e, TABLE_SCRIPT), e);
+            return new Advanced(row.maxId(), row.step(), row.maxLimitId());
+        }
+
+        @Override
+        public void moveMaxIdTo(SqlSession session, long maxId) {
+            session.getMapper(IdAllocMapper.class).moveMaxIdTo(appId, shardId, maxId);
+        }
+
+        @Override
+        public long size(int step) {
+            return (long) step * blocks;
+        }
+
+        @Override
+        public ShardBlock block(long maxId, int step) {
+            return new ShardBlock(appId, shardId, maxId - size(step) + 1, maxId, step);
+        }
+
+        @Override
+        public RuntimeException noRoomAbove(Advanced row, long mark) {
+            return new AppLimitReachedException(appId, shardId, row.maxIdLimit());
+        }
+
+        @Override
+        public RuntimeException failure(String detail, Throwable cause) {
+            return new ShardStoreException("no block of app " + appId + " shard " + shardId + " could be reserved"
+                    + detail, cause);
         }
     }
 
@@ -219,21 +145,21 @@ public final class IdAllocRepository implements ShardStore {
      * are deleted; 0 when none was.
      */
     public long highWaterOfApp(int appId) {
-        return marks.highest(appId + ":%");
+        return marks().highest(appId + ":%");
     }
 
     /** The retries of reservations the database answered "try again", for the meters. */
     public SqlRetry retries() {
-        return retry;
+        return reservation.retries();
     }
 
     /** The high-water marks of the (app, shard)s, for the meters. */
     public HighWaterMarks marks() {
-        return marks;
+        return reservation.marks();
     }
 
     /** Why the guarded UPDATE left an existing row alone. */
-    private static RuntimeException refusal(IdAllocRow row, int blocks) {
+    private static RuntimeException refusal(IdAllocRow row) {
         if (row.step() < 1) {
             return new ShardStoreException("App " + row.appId() + " shard " + row.shardId() + " has step "
                     + row.step() + " in id_alloc; a step must be at least 1 (UPDATE id_alloc SET step = 1000 WHERE "
@@ -256,7 +182,7 @@ public final class IdAllocRepository implements ShardStore {
         try (SqlSession session = sessions.openSession(true)) {
             rows = session.getMapper(IdAllocMapper.class).rows();
         } catch (PersistenceException e) {
-            throw new ShardStoreException("id_alloc cannot be read: " + explain(e, TABLE_SCRIPT), e);
+            throw new ShardStoreException("id_alloc cannot be read: " + explain(e), e);
         }
         Map<Integer, List<IdAllocRow>> byApp = new LinkedHashMap<>();
         for (IdAllocRow row : rows) {
@@ -348,10 +274,10 @@ public final class IdAllocRepository implements ShardStore {
     }
 
     private ShardTableException tableFailure(PersistenceException e, String action) {
-        return new ShardTableException("Could not " + action + ": " + explain(e, TABLE_SCRIPT), e);
+        return new ShardTableException("Could not " + action + ": " + explain(e), e);
     }
 
-    private String explain(PersistenceException e, String script) {
-        return SqlFailures.describe(e, url) + SqlFailures.hint(e, script);
+    private String explain(PersistenceException e) {
+        return reservation.explain(e);
     }
 }

@@ -5,8 +5,8 @@ import java.util.Map;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
-import org.leafid.jdbc.HighWaterMapper;
-import org.leafid.jdbc.HighWaterMarks;
+import org.leafid.jdbc.reservation.HighWaterMapper;
+import org.leafid.jdbc.reservation.HighWaterMarks;
 import org.leafid.jdbc.SqlFailures;
 
 /**

@@ -34,7 +34,7 @@ import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentLoadListener;
 import org.leafid.core.segment.SegmentSettings;
 import org.leafid.core.segment.StepPolicy;
-import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.segment.LeafAllocRepository;
 import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.testing.jdbc.TestDatabase;

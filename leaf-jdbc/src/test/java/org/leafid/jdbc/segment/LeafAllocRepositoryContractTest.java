@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
 import org.leafid.testing.SegmentStoreContractTest;
-import org.leafid.jdbc.HighWaterMarks;
+import org.leafid.jdbc.reservation.HighWaterMarks;
 import org.leafid.jdbc.session.LeafSqlSessions;
 
 /**

@@ -30,7 +30,7 @@ import org.leafid.core.segment.SegmentIdGenerator;
 import org.leafid.core.segment.SegmentLoadListener;
 import org.leafid.core.segment.SegmentSettings;
 import org.leafid.core.segment.StepPolicy;
-import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.testing.jdbc.MariadbServer;
 import org.leafid.testing.jdbc.PostgresServer;

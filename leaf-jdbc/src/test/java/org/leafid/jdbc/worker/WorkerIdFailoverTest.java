@@ -29,7 +29,7 @@ import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.ReservingWorkerIdHolder;
 import org.leafid.core.worker.WorkerCacheFiles;
 import org.leafid.core.worker.WorkerIdRegistry;
-import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.session.LeafSqlSessions;
 import org.leafid.jdbc.worker.disposable.DisposableWorkerIdRegistry;
 import org.leafid.jdbc.worker.mysql.MysqlWorkerIdRegistry;

@@ -1,7 +1,7 @@
 package org.leafid.server.admin;
 
 import org.apache.ibatis.exceptions.PersistenceException;
-import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.web.bind.annotation.PostMapping;

@@ -2,7 +2,7 @@ package org.leafid.autoconfigure.jdbc;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.leafid.jdbc.HighWaterMarks;
+import org.leafid.jdbc.reservation.HighWaterMarks;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.SqlRetry;
 

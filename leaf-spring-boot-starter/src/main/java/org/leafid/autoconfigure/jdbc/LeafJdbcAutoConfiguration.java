@@ -17,7 +17,7 @@ import org.leafid.autoconfigure.mode.FleetWitnessChoice;
 import org.leafid.core.segment.StepPolicy;
 import org.leafid.jdbc.EmbeddedDatabase;
 import org.leafid.jdbc.PoolUrls;
-import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.session.LeafSqlSessions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -25,7 +25,7 @@ import org.leafid.core.segment.StepPolicy;
 import org.leafid.core.witness.DataDirWitness;
 import org.leafid.jdbc.DatabaseOutageLog;
 import org.leafid.jdbc.JdbcUrls;
-import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.format.FormatDefinitions;
 import org.leafid.jdbc.segment.LeafAllocRepository;
 import org.slf4j.LoggerFactory;

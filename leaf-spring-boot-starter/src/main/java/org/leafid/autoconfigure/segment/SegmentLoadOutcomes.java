@@ -49,6 +49,11 @@ public final class SegmentLoadOutcomes implements SegmentLoadListener {
                 + "until a block can be reserved (retried every second)");
     }
 
+    @Override
+    public void wentBack(String tag, long blockStart, long servedFrom) {
+        next.wentBack(tag, blockStart, servedFrom);
+    }
+
     /** The last failed load of each tag since the start; a later success does not erase it. */
     public Map<String, Failure> lastFailures() {
         return Map.copyOf(lastFailures);

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import org.leafid.autoconfigure.jdbc.StoreWentBackMeter;
 import org.leafid.core.segment.SegmentIdGenerator;
 import org.leafid.core.segment.SegmentLoadListener;
 import org.leafid.core.segment.SegmentTagListener;
@@ -14,7 +15,7 @@ import org.leafid.core.segment.SegmentTagListener;
  * The per-tag segment meters, following the tag list: {@code leaf_ids_issued_total{mode="segment",key}},
  * {@code leaf_segment_remaining{tag}}, {@code leaf_segment_step{tag}} and
  * {@code leaf_segment_load_seconds{tag,outcome}}, all registered when a tag appears (so at 0 before
- * the first load or failure). Issued IDs are read from the generator's blocks at scrape time, so
+ * the first load or failure); and {@code leaf_store_went_back_total{table="leaf_alloc"}} ({@link StoreWentBackMeter}). Issued IDs are read from the generator's blocks at scrape time, so
  * counting costs the hot path nothing.
  */
 public final class SegmentMeters implements SegmentTagListener, SegmentLoadListener {
@@ -23,9 +24,11 @@ public final class SegmentMeters implements SegmentTagListener, SegmentLoadListe
     private static final String FAILURE = "failure";
 
     private final MeterRegistry registry;
+    private final StoreWentBackMeter wentBack;
 
     public SegmentMeters(MeterRegistry registry) {
         this.registry = registry;
+        this.wentBack = new StoreWentBackMeter(registry, "leaf_alloc");
     }
 
     @Override
@@ -64,6 +67,11 @@ public final class SegmentMeters implements SegmentTagListener, SegmentLoadListe
     @Override
     public void failed(String tag, Duration took, RuntimeException cause) {
         loadTimer(tag, FAILURE).record(took);
+    }
+
+    @Override
+    public void wentBack(String tag, long blockStart, long servedFrom) {
+        wentBack.wentBack(tag, blockStart, servedFrom);
     }
 
     private Timer loadTimer(String tag, String outcome) {

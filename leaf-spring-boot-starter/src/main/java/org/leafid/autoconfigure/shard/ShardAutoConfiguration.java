@@ -15,11 +15,11 @@ import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.jdbc.HighWaterMeter;
 import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
+import org.leafid.autoconfigure.jdbc.StoreWentBackMeter;
 import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
 import org.leafid.autoconfigure.segment.SegmentAutoConfiguration;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.Sleeper;
-import org.leafid.core.segment.SegmentLoadListener;
 import org.leafid.core.shard.MemoryShardIndexSource;
 import org.leafid.core.shard.OpaquePermutation;
 import org.leafid.core.shard.ShardApp;
@@ -27,7 +27,7 @@ import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.shard.ShardIdGenerator;
 import org.leafid.core.shard.ShardIndexSource;
 import org.leafid.core.shard.ShardStore;
-import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.shard.IdAllocRepository;
 import org.leafid.jdbc.shard.ShardKeyFingerprints;
 import org.springframework.beans.factory.ObjectProvider;
@@ -71,9 +71,11 @@ public class ShardAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     MemoryShardIndexSource memoryShardIndexSource(ShardStore shardStore, InstantSource leafClock,
-            ThreadPoolExecutor shardLoader, ShardProperties properties, JdbcProperties jdbc) {
+            ThreadPoolExecutor shardLoader, ShardProperties properties, JdbcProperties jdbc,
+            ObjectProvider<MeterRegistry> registry) {
         return new MemoryShardIndexSource(shardStore, leafClock, shardLoader, properties.loadWait(),
-                SegmentLoadListener.NONE, jdbc.wentBackSkipBlocks());
+                new StoreWentBackMeter(registry.getIfAvailable(SimpleMeterRegistry::new), "id_alloc"),
+                jdbc.wentBackSkipBlocks());
     }
 
     @Bean

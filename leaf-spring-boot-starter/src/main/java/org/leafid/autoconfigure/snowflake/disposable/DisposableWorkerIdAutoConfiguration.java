@@ -17,7 +17,7 @@ import org.leafid.core.snowflake.SnowflakeLayout;
 import org.leafid.core.worker.InstanceAddress;
 import org.leafid.core.worker.WorkerIdRegistry;
 import org.leafid.jdbc.SqlDialect;
-import org.leafid.jdbc.StoreIdentityGuard;
+import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.worker.StoreChangeWait;
 import org.leafid.jdbc.worker.disposable.DisposableWorkerIdRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

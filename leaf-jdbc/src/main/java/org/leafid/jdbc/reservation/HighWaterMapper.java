@@ -1,4 +1,4 @@
-package org.leafid.jdbc;
+package org.leafid.jdbc.reservation;
 
 import java.util.List;
 import org.apache.ibatis.annotations.Insert;

@@ -1,4 +1,4 @@
-package org.leafid.jdbc;
+package org.leafid.jdbc.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

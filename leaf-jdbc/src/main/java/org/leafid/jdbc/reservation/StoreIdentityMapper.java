@@ -1,4 +1,4 @@
-package org.leafid.jdbc;
+package org.leafid.jdbc.reservation;
 
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;

@@ -1,5 +1,8 @@
-package org.leafid.jdbc;
+package org.leafid.jdbc.reservation;
 
+import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.TableScripts;
+import org.leafid.jdbc.SqlDialect;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,4 +1,4 @@
-package org.leafid.jdbc;
+package org.leafid.jdbc.reservation;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,5 +1,7 @@
-package org.leafid.jdbc;
+package org.leafid.jdbc.reservation;
 
+import org.leafid.jdbc.SqlRetry;
+import org.leafid.jdbc.SqlFailures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
