@@ -17,7 +17,7 @@ public interface WorkerIdHolder extends AutoCloseable {
 
     /**
      * The lease in force. Read on every ID, so it must stay cheap: a volatile read (and, in
-     * {@link ReservingWorkerIdHolder}, one {@code System.nanoTime()} for the confirmed window).
+     * {@link ReservingWorkerIdHolder}, one read of its injected monotonic clock for the confirmed window).
      *
      * @throws org.leafid.core.worker.WorkerIdUnavailableException before {@link #start()} or after {@link #close()}
      */

@@ -139,10 +139,9 @@ public final class GuardedReservation {
             ReservationSteps.Advanced row;
             try {
                 row = steps.advance(session);
+            } catch (PersistenceException failed) {
+                throw failed;
             } catch (RuntimeException refused) {
-                if (refused instanceof PersistenceException) {
-                    throw refused;
-                }
                 // The table's refusal (unknown, exhausted) is an answer: what the statements did stands.
                 session.commit();
                 throw refused;

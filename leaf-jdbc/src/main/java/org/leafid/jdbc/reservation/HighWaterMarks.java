@@ -1,8 +1,5 @@
 package org.leafid.jdbc.reservation;
 
-import org.leafid.jdbc.SqlFailures;
-import org.leafid.jdbc.TableScripts;
-import org.leafid.jdbc.SqlDialect;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,6 +7,9 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.jdbc.SqlDialect;
+import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.TableScripts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,5 @@
 package org.leafid.jdbc.reservation;
 
-import org.leafid.jdbc.SqlRetry;
-import org.leafid.jdbc.SqlFailures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,6 +13,8 @@ import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.core.Sleeper;
 import org.leafid.core.segment.StepPolicy;
+import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.SqlRetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
