@@ -76,7 +76,12 @@ class RedisReservationWitnessTest {
         assertThat(witness.claim("t", Long.MAX_VALUE - 1, Long.MAX_VALUE)).isEqualTo(Long.MIN_VALUE);
     }
 
-    /** Eight claimers of disjoint blocks handed out by one counter (the store): none refused, every block kept. */
+    /**
+     * Eight claimers of disjoint blocks handed out by one counter (the store): none refused, every block
+     * kept. Eight blocks each, 64 in all, no more than the {@value RedisReservationWitness#KEPT_BLOCKS}
+     * kept: a claim that arrives after 64 higher blocks is refused on purpose (below the floor), which a
+     * slow machine can cause and which is not what this test is about.
+     */
     @Test
     void concurrentClaimsOfDisjointBlocksAreAllRecorded() throws Exception {
         RedisReservationWitness witness = witness();
@@ -88,7 +93,7 @@ class RedisReservationWitnessTest {
             for (int s = 0; s < 8; s++) {
                 refusals.add(servers.submit(() -> {
                     long refused = 0;
-                    for (int i = 0; i < 200; i++) {
+                    for (int i = 0; i < 8; i++) {
                         long end = store.addAndGet(100);
                         if (witness.claim("t", end - 100, end) == Long.MIN_VALUE) {
                             recorded.add(new long[] {end - 100, end});
@@ -105,9 +110,12 @@ class RedisReservationWitnessTest {
         } finally {
             servers.shutdownNow();
         }
-        assertThat(recorded).hasSize(1_600);
-        // The store went back by ten blocks: every claim of it is refused, with the highest end.
-        assertThat(witness.claim("t", store.get() - 1_000, store.get() - 900)).isEqualTo(store.get());
+        assertThat(recorded).hasSize(64);
+        // The store went back to any of them: every such claim is refused, with the highest end.
+        for (long[] block : recorded) {
+            assertThat(witness.claim("t", block[0], block[1])).as("block [%d, %d)", block[0], block[1])
+                    .isEqualTo(store.get());
+        }
     }
 
     @Test
