@@ -24,4 +24,10 @@ public interface FleetReservationWitness extends ReservationWitness {
     default boolean fleetWide() {
         return true;
     }
+
+    /**
+     * The same witness for another table's reservations ({@code id_alloc}'s shard rows): its keys apart
+     * from this one's, so a shard row {@code "1:0"} and a tag of that name never meet.
+     */
+    FleetReservationWitness forTable(String table);
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import org.leafid.core.IdGenerator;
 import org.leafid.core.LeafException;
 import org.leafid.core.LeafInterruptedException;
+import org.leafid.core.SaturatedMath;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -297,8 +298,8 @@ public final class SegmentIdGenerator implements IdGenerator {
         // it, so it leaves a margin above the end unused too, unless a fleet-wide witness sees them.
         long floor = reservedUpTo;
         if (row.maxId() - size < reservedUpTo) {
-            floor = saturatedAdd(reservedUpTo,
-                    witness.fleetWide() ? 0 : multiplySaturated(wentBackSkipBlocks, size));
+            floor = SaturatedMath.add(reservedUpTo,
+                    witness.fleetWide() ? 0 : SaturatedMath.multiply(wentBackSkipBlocks, size));
             warnWentBack(row.maxId() - size, row.maxId(), floor);
             loadListener.wentBack(tag, row.maxId() - size, floor);
         }
@@ -308,14 +309,14 @@ public final class SegmentIdGenerator implements IdGenerator {
                 // A reservation large enough to carry max_id past the floor (again if the row went back
                 // once more meanwhile).
                 long behind = floor - row.maxId();
-                long catchUp = saturatedAdd(behind, Math.max(wanted, row.step()));
+                long catchUp = SaturatedMath.add(behind, Math.max(wanted, row.step()));
                 row = store.reserve(tag, catchUp);
                 size = Math.max(catchUp, row.step());
             }
             start = row.maxId() - size;
             if (start < floor) {
                 if (row.maxId() <= floor) {
-                    throw new SegmentStoreException(tag, "leaf_alloc's max_id is " + row.maxId() + ", not above "
+                    throw new SegmentStoreException(tag, store.table() + "'s max_id is " + row.maxId() + ", not above "
                             + floor + " (" + reservedUpTo + ", which this server already served from, and a margin"
                             + " for other servers), even after " + MAX_CATCH_UPS + " reservations to catch up:"
                             + " nothing of it is served; set max_id above " + floor, null);
@@ -330,7 +331,8 @@ public final class SegmentIdGenerator implements IdGenerator {
                 break;
             }
             if (claims == MAX_CATCH_UPS) {
-                throw new SegmentStoreException(tag, "every block leaf_alloc answered overlapped one the fleet's"
+                throw new SegmentStoreException(tag, "every block " + store.table()
+                        + " answered overlapped one the fleet's"
                         + " witness holds, even after " + MAX_CATCH_UPS + " reservations to pass its end ("
                         + witnessedEnd + "): nothing of them is served; set max_id above " + witnessedEnd, null);
             }
@@ -358,13 +360,13 @@ public final class SegmentIdGenerator implements IdGenerator {
      * with its {@code leaf_high_water} mark). Rare, and each time worth an operator's look.
      */
     private void warnWentBack(long blockStart, long blockEnd, long floor) {
-        log.warn("Tag '{}': leaf_alloc answered block [{}, {}), below {} which this server already reserved (its"
+        log.warn("Tag '{}': {} answered block [{}, {}), below {} which this server already reserved (its"
                 + " own memory, or its witness in the data directory after a restart):"
                 + " the row went back (a failover to a lagging replica, a restored backup, or max_id set back with"
                 + " its leaf_high_water mark). Numbers below {} are skipped: this server's own and a margin of {}"
                 + " blocks for what other servers may have reserved meanwhile. Check that the database is the one"
-                + " Leaf last wrote to, and who set the row back", tag, blockStart, blockEnd, reservedUpTo, floor,
-                wentBackSkipBlocks);
+                + " Leaf last wrote to, and who set the row back", tag, store.table(), blockStart, blockEnd,
+                reservedUpTo, floor, wentBackSkipBlocks);
     }
 
     /**
@@ -372,22 +374,11 @@ public final class SegmentIdGenerator implements IdGenerator {
      * numbers at or above it, and the row went back below them, unseen by this server's own memory.
      */
     private void warnFleetWentBack(long blockStart, long blockEnd, long witnessedEnd) {
-        log.warn("Tag '{}': leaf_alloc answered block [{}, {}), which overlaps blocks the fleet's witness holds"
+        log.warn("Tag '{}': {} answered block [{}, {}), which overlaps blocks the fleet's witness holds"
                 + " (up to {}): the row went back (a failover to a lagging replica, a restored backup, or max_id set"
                 + " back with its leaf_high_water mark). Nothing below {} is served; the row is carried past it."
-                + " Check that the database is the one Leaf last wrote to, and who set the row back", tag, blockStart,
-                blockEnd, witnessedEnd, witnessedEnd);
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
-    }
-
-    private static long multiplySaturated(long a, long b) {
-        long high = Math.multiplyHigh(a, b);
-        long low = a * b;
-        return (high == 0 && low >= 0) ? low : Long.MAX_VALUE;
+                + " Check that the database is the one Leaf last wrote to, and who set the row back", tag,
+                store.table(), blockStart, blockEnd, witnessedEnd, witnessedEnd);
     }
 
     private void awaitLoad(CompletableFuture<Void> pending) {

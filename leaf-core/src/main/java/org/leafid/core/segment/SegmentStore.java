@@ -20,6 +20,11 @@ public interface SegmentStore {
      */
     AllocRow reserve(String tag, long requestedStep);
 
+    /** The table whose rows the blocks come from, as warnings and errors name it. */
+    default String table() {
+        return "leaf_alloc";
+    }
+
     /** The tags that have a row now. */
     List<String> tags();
 }

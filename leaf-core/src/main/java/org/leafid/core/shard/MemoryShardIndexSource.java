@@ -5,13 +5,14 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import org.leafid.core.segment.SegmentNotReadyException;
-import org.leafid.core.segment.SegmentStoreException;
+import org.leafid.core.segment.ReservationWitness;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.core.segment.SegmentIdGenerator;
 import org.leafid.core.segment.SegmentLoadListener;
+import org.leafid.core.segment.SegmentNotReadyException;
 import org.leafid.core.segment.SegmentSettings;
+import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.SegmentTagListener;
 import org.leafid.core.segment.StepPolicy;
 
@@ -44,18 +45,21 @@ public final class MemoryShardIndexSource implements ShardIndexSource {
      * @param loadListener told of every load (metrics); tags are {@code "app:shard"}
      * @param wentBackSkipBlocks blocks left unused above what this process reserved when an
      *     (app, shard)'s row is found below it ({@code leaf.jdbc.went-back-skip-blocks})
+     * @param witness where every block is recorded before it is served, outside the store (keys
+     *     {@code "app:shard"}): a restored {@code id_alloc} repeats nothing it holds
      */
     public MemoryShardIndexSource(ShardStore store, InstantSource clock, Executor loader, Duration loadWait,
-            SegmentLoadListener loadListener, long wentBackSkipBlocks) {
+            SegmentLoadListener loadListener, long wentBackSkipBlocks, ReservationWitness witness) {
         this.segments = new ShardSegmentStore(store);
         this.allocator = new SegmentAllocator(segments,
-                new SegmentSettings(FIXED_STEP, loadWait, loadListener, wentBackSkipBlocks), clock, loader,
+                new SegmentSettings(FIXED_STEP, loadWait, loadListener, wentBackSkipBlocks, witness), clock, loader,
                 SegmentTagListener.NONE, "Shard mode's (app:shard) counters");
     }
 
     public MemoryShardIndexSource(ShardStore store, InstantSource clock, Executor loader, Duration loadWait,
             SegmentLoadListener loadListener) {
-        this(store, clock, loader, loadWait, loadListener, SegmentSettings.DEFAULT_WENT_BACK_SKIP_BLOCKS);
+        this(store, clock, loader, loadWait, loadListener, SegmentSettings.DEFAULT_WENT_BACK_SKIP_BLOCKS,
+                ReservationWitness.NONE);
     }
 
     public MemoryShardIndexSource(ShardStore store, InstantSource clock, Executor loader, Duration loadWait) {

@@ -64,6 +64,11 @@ final class ShardSegmentStore implements SegmentStore {
         }
     }
 
+    @Override
+    public String table() {
+        return "id_alloc";
+    }
+
     /** Lists the apps, and remembers them: {@link MemoryShardIndexSource} needs them to name an unknown row. */
     @Override
     public List<String> tags() {

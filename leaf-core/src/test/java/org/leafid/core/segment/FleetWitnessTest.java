@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.leafid.core.testing.InMemoryFleetWitness;
 import org.leafid.core.witness.WitnessedBlocks;
 import org.leafid.testing.InMemorySegmentStore;
 
@@ -27,7 +26,7 @@ class FleetWitnessTest {
     @Test
     void aSetBackWithinAnotherServersBlocksIsCaughtAndSkippedToTheWitnessedEndExactly() {
         InMemorySegmentStore store = new InMemorySegmentStore().put("orders", 0, STEP);
-        FleetWitness witness = new FleetWitness();
+        InMemoryFleetWitness witness = new InMemoryFleetWitness();
         SegmentIdGenerator first = generator(store, witness);
         SegmentIdGenerator second = generator(store, witness);
         Set<Long> served = new HashSet<>();
@@ -48,7 +47,7 @@ class FleetWitnessTest {
     @Test
     void aNewServerOnARestoredStoreIsCaughtWithNothingOfItsOwn() {
         InMemorySegmentStore store = new InMemorySegmentStore().put("orders", 0, STEP);
-        FleetWitness witness = new FleetWitness();
+        InMemoryFleetWitness witness = new InMemoryFleetWitness();
         Set<Long> served = new HashSet<>();
         take(generator(store, witness), 1_000, served);
         long highest = store.maxId("orders");
@@ -69,7 +68,7 @@ class FleetWitnessTest {
     @Test
     void theOriginalAndAServedCloneLeapfrogAndServeNothingTwice() {
         InMemorySegmentStore original = new InMemorySegmentStore().put("orders", 0, STEP);
-        FleetWitness witness = new FleetWitness();
+        InMemoryFleetWitness witness = new InMemoryFleetWitness();
         SegmentIdGenerator onOriginal = generator(original, witness);
         Set<Long> served = new HashSet<>();
         take(onOriginal, 750, served);
@@ -97,21 +96,5 @@ class FleetWitnessTest {
                 Duration.ofSeconds(10), SegmentLoadListener.NONE, SegmentSettings.DEFAULT_WENT_BACK_SKIP_BLOCKS,
                 witness);
         return new SegmentIdGenerator("orders", store, settings, InstantSource.system(), Runnable::run);
-    }
-
-    /** Every server's blocks, by the rule of the fleet's witnesses. */
-    private static final class FleetWitness implements FleetReservationWitness {
-
-        private final Map<String, WitnessedBlocks> blocks = new HashMap<>();
-
-        @Override
-        public synchronized long claim(String key, long start, long end) {
-            WitnessedBlocks witnessed = blocks.getOrDefault(key, WitnessedBlocks.EMPTY);
-            long overlap = witnessed.overlap(start, end);
-            if (overlap == Long.MIN_VALUE) {
-                blocks.put(key, witnessed.with(start, end, 64));
-            }
-            return overlap;
-        }
     }
 }

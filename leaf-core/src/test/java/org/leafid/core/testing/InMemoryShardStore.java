@@ -67,6 +67,12 @@ public final class InMemoryShardStore implements ShardStore {
         apps.get(appId).rows.put(shardId, new Row(row.maxId(), step));
     }
 
+    /** Sets one row's {@code max_id}, as a restored backup does (back) or an operator's UPDATE. */
+    public synchronized void setMaxId(int appId, int shardId, long maxId) {
+        Row row = row(appId, shardId);
+        apps.get(appId).rows.put(shardId, new Row(maxId, row.step()));
+    }
+
     /** Edits the app's max_limit_id, as an operator would with an UPDATE of its rows. */
     public synchronized void setMaxLimitId(int appId, long maxLimitId) {
         App app = apps.get(appId);

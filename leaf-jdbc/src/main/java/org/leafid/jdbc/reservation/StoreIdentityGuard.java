@@ -60,7 +60,7 @@ public final class StoreIdentityGuard {
     private final SqlSessionFactory sessions;
     private final long skipBlocks;
     private final long largestBlock;
-    private final boolean segmentRowsWitnessed;
+    private final FleetWitnessedTables witnessed;
     private final AtomicBoolean copyReported = new AtomicBoolean();
     private final LongAdder skips = new LongAdder();
     private final SqlRetry retry = new SqlRetry("leaf_high_water", Sleeper.system());
@@ -71,7 +71,7 @@ public final class StoreIdentityGuard {
 
     /** With blocks of at most {@code StepPolicy.DEFAULT_MAX_STEP} numbers. */
     public StoreIdentityGuard(SqlSessionFactory sessions, long skipBlocks) {
-        this(sessions, skipBlocks, StepPolicy.DEFAULT_MAX_STEP, false);
+        this(sessions, skipBlocks, StepPolicy.DEFAULT_MAX_STEP, FleetWitnessedTables.NONE);
     }
 
     /**
@@ -80,13 +80,12 @@ public final class StoreIdentityGuard {
      * @param largestBlock the most numbers a server reserves in one block of a row whose step is
      *     smaller ({@code leaf.segment.max-step}: the dynamic step grows up to it); a row moves
      *     {@code skipBlocks} times this or its own step, whichever is larger
-     * @param segmentRowsWitnessed whether every server claims each segment block in a fleet-wide witness
-     *     first ({@code leaf.witness.fleet}): then a change leaves {@code leaf_alloc} rows where they are,
-     *     and each is carried to the witness's exact mark at its next reservation, so that no narrow
-     *     format is exhausted by the skip; {@code id_alloc} rows, which have no fleet witness, still move
+     * @param witnessed the tables whose blocks every server claims in a fleet-wide witness first
+     *     ({@code leaf.witness.fleet}): a change leaves their rows where they are, each carried to the
+     *     witness's exact mark at its next reservation, so that no narrow format is exhausted by the skip
      */
     public StoreIdentityGuard(SqlSessionFactory sessions, long skipBlocks, long largestBlock,
-            boolean segmentRowsWitnessed) {
+            FleetWitnessedTables witnessed) {
         if (skipBlocks < 0) {
             throw new IllegalArgumentException("skipBlocks must not be negative: " + skipBlocks);
         }
@@ -96,7 +95,7 @@ public final class StoreIdentityGuard {
         this.sessions = sessions;
         this.skipBlocks = skipBlocks;
         this.largestBlock = largestBlock;
-        this.segmentRowsWitnessed = segmentRowsWitnessed;
+        this.witnessed = witnessed;
     }
 
     /**
@@ -234,7 +233,7 @@ public final class StoreIdentityGuard {
             } else {
                 mapper.record(RECORD, hash);
             }
-            Moved moved = moveForward(connection, session, !segmentRowsWitnessed);
+            Moved moved = moveForward(connection, session, witnessed);
             session.commit();
             skips.increment();
             log.warn("The database Leaf writes to is now {}, not the one it wrote to before ({}): a failover, or"
@@ -244,8 +243,7 @@ public final class StoreIdentityGuard {
                     + " reserved more than that since the copy last caught up, raise the rows' max_id past it by hand",
                     now, recorded == null ? "none recorded: a copy older than the record, or the record deleted"
                             : "recorded as " + Long.toHexString(recorded), moved.tags(), moved.shards(), skipBlocks,
-                    largestBlock, segmentRowsWitnessed ? "; leaf_alloc rows go to the fleet witness's mark at their"
-                            + " next reservation instead (leaf.witness.fleet)" : "");
+                    largestBlock, witnessedNote());
         } catch (SQLException e) {
             throw new PersistenceException("the identity of the database could not be read", e);
         } catch (PersistenceException e) {
@@ -287,7 +285,7 @@ public final class StoreIdentityGuard {
             }
             put(session, RECORD, StoreIdentity.hash(now.server()));
             put(session, DATABASE, StoreIdentity.hash(now.database()));
-            Moved moved = moveForward(connection, session, true);
+            Moved moved = moveForward(connection, session, FleetWitnessedTables.NONE);
             session.commit();
             skips.increment();
             copyReported.set(false);
@@ -317,12 +315,26 @@ public final class StoreIdentityGuard {
      * Moves every row forward by the skip ({@code leaf_alloc}'s only when {@code tagsToo}) and records
      * when the database changed: one transaction's part.
      */
-    private Moved moveForward(Connection connection, SqlSession session, boolean tagsToo) throws SQLException {
+    /** @param leftToWitness the tables whose rows stay, for the fleet's witness to carry them */
+    private Moved moveForward(Connection connection, SqlSession session, FleetWitnessedTables leftToWitness)
+            throws SQLException {
         StoreIdentityMapper mapper = session.getMapper(StoreIdentityMapper.class);
-        long tags = tagsToo ? skip(connection, () -> mapper.skipLeafAlloc(skipBlocks, largestBlock)) : 0;
-        long shards = skip(connection, () -> mapper.skipIdAlloc(skipBlocks, largestBlock));
+        long tags = leftToWitness.leafAlloc() ? 0
+                : skip(connection, () -> mapper.skipLeafAlloc(skipBlocks, largestBlock));
+        long shards = leftToWitness.idAlloc() ? 0
+                : skip(connection, () -> mapper.skipIdAlloc(skipBlocks, largestBlock));
         put(session, CHANGED_AT, mapper.databaseMillis());
         return new Moved(tags, shards);
+    }
+
+    private String witnessedNote() {
+        if (!witnessed.leafAlloc() && !witnessed.idAlloc()) {
+            return "";
+        }
+        String tables = witnessed.leafAlloc() && witnessed.idAlloc() ? "leaf_alloc and id_alloc"
+                : witnessed.leafAlloc() ? "leaf_alloc" : "id_alloc";
+        return "; " + tables + " rows go to the fleet witness's mark at their next reservation instead"
+                + " (leaf.witness.fleet)";
     }
 
     private static void put(SqlSession session, String name, long value) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.leafid.core.Sleeper;
 import org.leafid.core.segment.AllocRow;
@@ -183,22 +184,24 @@ class StoreIdentityGuardTest {
     private static LeafAllocRepository store(DruidDataSource pool) {
         SqlSessionFactory sessions = LeafSqlSessions.create(pool);
         return new LeafAllocRepository(sessions, Sleeper.system(),
-                new StoreIdentityGuard(sessions, SKIP_BLOCKS, LARGEST_BLOCK, false));
+                new StoreIdentityGuard(sessions, SKIP_BLOCKS, LARGEST_BLOCK, FleetWitnessedTables.NONE));
     }
 
     /**
      * With a fleet-wide witness the tags are left where they are (each is carried to the witness's exact
-     * mark at its next reservation, in the allocator): only id_alloc rows, which have none, move.
+     * mark at its next reservation, in the allocator); id_alloc rows move unless shard mode claims its
+     * blocks in the witness too.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"mariadb", "postgresql"})
-    void withAFleetWitnessOnlyIdAllocRowsMove(String kind) {
+    @CsvSource({"mariadb, false", "postgresql, false", "mariadb, true", "postgresql, true"})
+    void withAFleetWitnessItsTablesRowsStay(String kind, boolean shardsWitnessed) {
         TestDatabase database = database(kind);
         String tag = database.newTag("identity-witnessed", 0, STEP);
         try (DruidDataSource pool = database.newPool()) {
             SqlSessionFactory sessions = LeafSqlSessions.create(pool);
             LeafAllocRepository store = new LeafAllocRepository(sessions, Sleeper.system(),
-                    new StoreIdentityGuard(sessions, SKIP_BLOCKS, LARGEST_BLOCK, true));
+                    new StoreIdentityGuard(sessions, SKIP_BLOCKS, LARGEST_BLOCK,
+                            new FleetWitnessedTables(true, shardsWitnessed)));
             AllocRow before = store.reserve(tag, 1);
             database.update("INSERT INTO id_alloc(app_id, app_name, max_id, shard_id, step, max_limit_id) "
                     + "VALUES (238, 'identity-witnessed', 500, 0, 100, 0)");
@@ -209,7 +212,7 @@ class StoreIdentityGuardTest {
                 assertThat(after.maxId()).as("the tag, left to the witness")
                         .isBetween(before.maxId() + STEP, before.maxId() + 2 * STEP);
                 assertThat(database.number("SELECT max_id FROM id_alloc WHERE app_id = 238 AND shard_id = 0"))
-                        .isEqualTo(500 + SKIP_BLOCKS * LARGEST_BLOCK);
+                        .isEqualTo(shardsWitnessed ? 500 : 500 + SKIP_BLOCKS * LARGEST_BLOCK);
             } finally {
                 database.update("DELETE FROM id_alloc WHERE app_id = 238");
             }

@@ -18,9 +18,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * store went back below numbers some server reserved. Blocks are recorded by any server, in any order,
  * so a block reserved before another but claimed after it is not mistaken for a repeat.
  *
- * <p>Keys {@code leaf:witness:<namespace>:{<tag>}:blocks} and {@code …:high}; the braces keep both in
- * one slot of a Redis Cluster. As durable as the Redis setup: an {@code appendfsync always} server, or
- * replicas, keep it through a Redis restart.
+ * <p>Keys {@code leaf:witness:<namespace>:{<tag>}:blocks} and {@code …:high} for {@code leaf_alloc};
+ * {@code leaf:witness:<namespace>:<table>:{<key>}:…} for another table ({@code id_alloc}'s shard rows,
+ * keys {@code app:shard}). The braces keep both keys of a row in one slot of a Redis Cluster. As
+ * durable as the Redis setup: an {@code appendfsync always} server, or replicas, keep it through a
+ * Redis restart.
  */
 public final class RedisReservationWitness implements FleetReservationWitness {
 
@@ -30,12 +32,23 @@ public final class RedisReservationWitness implements FleetReservationWitness {
             LuaScripts.source(RedisReservationWitness.class, "claim.lua"), String.class);
 
     private final StringRedisTemplate redis;
+    private final String namespace;
     private final String prefix;
 
     /** @param namespace the fleet's name in the keys: fleets that share a Redis have one each */
     public RedisReservationWitness(StringRedisTemplate redis, String namespace) {
+        this(redis, namespace, "leaf:witness:" + namespace + ":{");
+    }
+
+    private RedisReservationWitness(StringRedisTemplate redis, String namespace, String prefix) {
         this.redis = redis;
-        this.prefix = "leaf:witness:" + namespace + ":{";
+        this.namespace = namespace;
+        this.prefix = prefix;
+    }
+
+    @Override
+    public RedisReservationWitness forTable(String table) {
+        return new RedisReservationWitness(redis, namespace, "leaf:witness:" + namespace + ":" + table + ":{");
     }
 
     @Override

@@ -5,15 +5,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.leafid.autoconfigure.LeafSwitchCondition;
+import org.leafid.autoconfigure.mode.FleetWitness;
+import org.leafid.autoconfigure.mode.FleetWitnessChoice;
 import org.leafid.autoconfigure.mode.WorkerIdModeCondition;
 import org.leafid.autoconfigure.shard.ShardBufferCondition;
 import org.leafid.autoconfigure.shard.ShardProperties;
-import org.leafid.autoconfigure.mode.FleetWitness;
-import org.leafid.autoconfigure.mode.FleetWitnessChoice;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
@@ -23,7 +24,7 @@ import org.springframework.util.StringUtils;
  * Leaves Spring Boot's Redis auto-configuration out of the server unless something of Leaf uses
  * Redis: shard mode's Redis buffer ({@code leaf.shard.buffer=redis}), the {@code redis} worker-id
  * mode of snowflake ({@code leaf.snowflake.mode=redis}, snowflake on), or the fleet's witness of
- * segment reservations ({@code leaf.witness.fleet=redis}). Nothing else in the server
+ * segment and shard reservations ({@code leaf.witness.fleet=redis}). Nothing else in the server
  * talks to Redis, and Boot would otherwise make a Lettuce client (Netty's event loops and their
  * classes) on every start, and scan for Redis repositories, for nothing. Only the server does this;
  * an application embedding the starter keeps its Redis as it configured it.
@@ -63,11 +64,16 @@ public final class RedisOnlyWhenUsed implements EnvironmentPostProcessor, Ordere
                 Map.of(EXCLUDE, String.join(",", excluded))));
     }
 
-    /** The fleet's witness of segment reservations in Redis ({@code leaf.witness.fleet}), read as its conditions read it. */
+    /**
+     * The fleet's witness of segment and shard reservations in Redis ({@code leaf.witness.fleet}), read
+     * as its conditions read it. Shard mode counts unless switched off: unset, it may be on (the embedded
+     * database), which only the bean definitions decide.
+     */
     private static boolean redisWitness(ConfigurableEnvironment environment) {
         try {
-            return LeafSwitchCondition.isOn(environment, "leaf.segment.enable")
-                    && FleetWitnessChoice.of(environment).witness() == FleetWitness.REDIS;
+            boolean reservesBlocks = LeafSwitchCondition.isOn(environment, "leaf.segment.enable")
+                    || Binder.get(environment).bind("leaf.shard.enable", Boolean.class).orElse(true);
+            return reservesBlocks && FleetWitnessChoice.of(environment).witness() == FleetWitness.REDIS;
         } catch (BindException notAWitness) {
             return false;
         }

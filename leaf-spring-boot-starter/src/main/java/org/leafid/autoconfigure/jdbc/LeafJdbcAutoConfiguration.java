@@ -17,6 +17,7 @@ import org.leafid.autoconfigure.mode.FleetWitnessChoice;
 import org.leafid.core.segment.StepPolicy;
 import org.leafid.jdbc.EmbeddedDatabase;
 import org.leafid.jdbc.PoolUrls;
+import org.leafid.jdbc.reservation.FleetWitnessedTables;
 import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.session.LeafSqlSessions;
 import org.slf4j.Logger;
@@ -112,9 +113,12 @@ public class LeafJdbcAutoConfiguration {
         long largestBlock = Binder.get(environment).bind("leaf.segment.max-step", Long.class)
                 .orElse(StepPolicy.DEFAULT_MAX_STEP);
         LeafValues.requireBetween("leaf.segment.max-step", largestBlock, 1, Integer.MAX_VALUE); // as segment's record
+        boolean fleetWide = FleetWitnessChoice.of(environment).fleetWide();
+        // Shard mode unset is on only with the embedded database, which has no identity to check.
+        boolean shardOn = Binder.get(environment).bind("leaf.shard.enable", Boolean.class).orElse(false);
         return new StoreIdentityGuard(leafSqlSessions, jdbc.wentBackSkipBlocks(), largestBlock,
-                LeafSwitchCondition.isOn(environment, "leaf.segment.enable")
-                        && FleetWitnessChoice.of(environment).fleetWide());
+                new FleetWitnessedTables(LeafSwitchCondition.isOn(environment, "leaf.segment.enable") && fleetWide,
+                        shardOn && fleetWide));
     }
 
     private static DruidDataSource pool(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {

@@ -17,6 +17,7 @@ import org.leafid.core.DaemonThreads;
 import org.leafid.core.Sleeper;
 import org.leafid.core.format.FormatDefinitionRegistry;
 import org.leafid.autoconfigure.mode.FleetWitnessChoice;
+import org.leafid.core.segment.FleetReservationWitness;
 import org.leafid.core.segment.ReservationWitness;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
@@ -124,8 +125,8 @@ public class SegmentAutoConfiguration {
     SegmentAllocator segmentAllocator(SegmentStore segmentStore, SegmentProperties properties,
             InstantSource leafClock, ThreadPoolExecutor segmentLoader, SegmentMeters segmentMeters,
             SegmentLoadOutcomes segmentLoadOutcomes, JdbcProperties jdbc, DataDirWitness segmentWitness,
-            @Qualifier(FleetWitnessChoice.BEAN) ObjectProvider<ReservationWitness> fleetWitness) {
-        ReservationWitness fleet = fleetWitness.getIfAvailable();
+            @Qualifier(FleetWitnessChoice.BEAN) ObjectProvider<FleetReservationWitness> fleetWitness) {
+        FleetReservationWitness fleet = fleetWitness.getIfAvailable();
         SegmentSettings settings = new SegmentSettings(new StepPolicy(properties.maxStep(), StepPolicy.DEFAULT_TARGET),
                 properties.loadWait(), segmentLoadOutcomes, jdbc.wentBackSkipBlocks(),
                 fleet == null ? segmentWitness : ReservationWitness.both(segmentWitness, fleet));

@@ -12,14 +12,18 @@ import java.util.function.Consumer;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
+import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.jdbc.HighWaterMeter;
 import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
 import org.leafid.autoconfigure.jdbc.StoreWentBackMeter;
 import org.leafid.autoconfigure.mode.ConditionalOnShardMode;
+import org.leafid.autoconfigure.mode.FleetWitnessChoice;
 import org.leafid.autoconfigure.segment.SegmentAutoConfiguration;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.Sleeper;
+import org.leafid.core.segment.FleetReservationWitness;
+import org.leafid.core.segment.ReservationWitness;
 import org.leafid.core.shard.MemoryShardIndexSource;
 import org.leafid.core.shard.OpaquePermutation;
 import org.leafid.core.shard.ShardApp;
@@ -27,16 +31,19 @@ import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.shard.ShardIdGenerator;
 import org.leafid.core.shard.ShardIndexSource;
 import org.leafid.core.shard.ShardStore;
+import org.leafid.core.witness.DataDirWitness;
 import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.shard.IdAllocRepository;
 import org.leafid.jdbc.shard.ShardKeyFingerprints;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Shard mode ({@code leaf.shard.enable}; unset, on exactly when {@code leaf.jdbc.url} is unset):
@@ -68,14 +75,39 @@ public class ShardAutoConfiguration {
         return pool;
     }
 
+    /**
+     * What this server reserved of {@code id_alloc}, in its data directory ({@code {data-dir}/{leaf.name}/witness/}),
+     * where a restore of the database cannot reach it, as segment mode's witness is for {@code leaf_alloc}.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(name = "shardWitness")
+    DataDirWitness shardWitness(LeafProperties leaf, Environment environment) {
+        return DataDirWitness.open(leaf.dataDir().resolve(leaf.name()).resolve("witness"), "id_alloc",
+                FleetWitnessChoice.of(environment).fleetWide());
+    }
+
+    /**
+     * Where every block of {@code id_alloc} is recorded before it is served: this server's data directory,
+     * and the fleet's witness (ZooKeeper, Redis) when there is one. The memory buffer and the Redis
+     * buffer's refills share it.
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "shardBlockWitness")
+    ReservationWitness shardBlockWitness(DataDirWitness shardWitness,
+            @Qualifier(FleetWitnessChoice.BEAN) ObjectProvider<FleetReservationWitness> fleetWitness) {
+        FleetReservationWitness fleet = fleetWitness.getIfAvailable();
+        return fleet == null ? shardWitness : ReservationWitness.both(shardWitness, fleet.forTable("id_alloc"));
+    }
+
     @Bean
     @ConditionalOnMissingBean
     MemoryShardIndexSource memoryShardIndexSource(ShardStore shardStore, InstantSource leafClock,
             ThreadPoolExecutor shardLoader, ShardProperties properties, JdbcProperties jdbc,
-            ObjectProvider<MeterRegistry> registry) {
+            ObjectProvider<MeterRegistry> registry,
+            @Qualifier("shardBlockWitness") ReservationWitness shardBlockWitness) {
         return new MemoryShardIndexSource(shardStore, leafClock, shardLoader, properties.loadWait(),
                 new StoreWentBackMeter(registry.getIfAvailable(SimpleMeterRegistry::new), "id_alloc"),
-                jdbc.wentBackSkipBlocks());
+                jdbc.wentBackSkipBlocks(), shardBlockWitness);
     }
 
     @Bean

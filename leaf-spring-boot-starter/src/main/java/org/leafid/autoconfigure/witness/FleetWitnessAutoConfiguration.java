@@ -3,14 +3,13 @@ package org.leafid.autoconfigure.witness;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.mode.FleetWitness;
 import org.leafid.autoconfigure.mode.FleetWitnessChoice;
 import org.leafid.autoconfigure.snowflake.zookeeper.ZookeeperSettings;
 import org.leafid.autoconfigure.snowflake.zookeeper.ZookeeperWorkerIdAutoConfiguration;
-import org.leafid.core.segment.ReservationWitness;
+import org.leafid.core.segment.FleetReservationWitness;
 import org.leafid.redis.witness.RedisReservationWitness;
 import org.leafid.zookeeper.witness.ZkReservationWitness;
 import org.slf4j.Logger;
@@ -31,15 +30,16 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The fleet's witness of segment reservations ({@code leaf.witness.fleet}), which the segment
- * allocator claims every block in before serving it, beside the data directory's. Made only where
+ * The fleet's witness of reservations ({@code leaf.witness.fleet}), which the segment allocator and
+ * shard mode's buffer claim every block in before serving it, beside the data directory's. Made only where
  * the choice ({@link FleetWitnessChoice}) names a store; a store whose module is missing stops the
  * start naming it.
  */
-@AutoConfiguration(beforeName = "org.leafid.autoconfigure.segment.SegmentAutoConfiguration",
+@AutoConfiguration(beforeName = {"org.leafid.autoconfigure.segment.SegmentAutoConfiguration",
+        "org.leafid.autoconfigure.shard.ShardAutoConfiguration"},
         after = ZookeeperWorkerIdAutoConfiguration.class,
         afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
-@ConditionalOnLeafSwitch("leaf.segment.enable")
+@Conditional(SegmentOrShardMode.class)
 public class FleetWitnessAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(FleetWitnessAutoConfiguration.class);
@@ -51,7 +51,7 @@ public class FleetWitnessAutoConfiguration {
     @ConditionalOnMissingBean
     FleetWitnessChoice fleetWitnessChoice(Environment environment) {
         FleetWitnessChoice choice = FleetWitnessChoice.of(environment);
-        log.info("Fleet witness of segment reservations: {} ({})", choice.witness().key(), choice.reason());
+        log.info("Fleet witness of reservations: {} ({})", choice.witness().key(), choice.reason());
         return choice;
     }
 
@@ -63,7 +63,8 @@ public class FleetWitnessAutoConfiguration {
 
         @Bean(BEAN)
         @ConditionalOnMissingBean(name = BEAN)
-        ReservationWitness fleetReservationWitness(ObjectProvider<StringRedisTemplate> redis, WitnessProperties witness,
+        FleetReservationWitness fleetReservationWitness(ObjectProvider<StringRedisTemplate> redis,
+                WitnessProperties witness,
                 LeafProperties leaf) {
             StringRedisTemplate template = redis.getIfAvailable();
             if (template == null) {
@@ -94,7 +95,7 @@ public class FleetWitnessAutoConfiguration {
 
         @Bean(BEAN)
         @ConditionalOnMissingBean(name = BEAN)
-        ReservationWitness fleetReservationWitness(@Qualifier("leafZookeeper") CuratorFramework leafZookeeper,
+        FleetReservationWitness fleetReservationWitness(@Qualifier("leafZookeeper") CuratorFramework leafZookeeper,
                 WitnessProperties witness, LeafProperties leaf) {
             return new ZkReservationWitness(leafZookeeper, witness.namespaceOr(leaf.name()));
         }
@@ -106,7 +107,7 @@ public class FleetWitnessAutoConfiguration {
     static class ModuleMissing {
 
         @Bean(BEAN)
-        ReservationWitness fleetReservationWitness(FleetWitnessChoice choice) {
+        FleetReservationWitness fleetReservationWitness(FleetWitnessChoice choice) {
             String module = choice.witness() == FleetWitness.REDIS ? "leaf-redis (with Spring Data Redis)"
                     : "leaf-zookeeper";
             throw new LeafConfigurationException("leaf.witness.fleet", "is " + choice.witness().key() + " ("

@@ -10,7 +10,8 @@ import org.leafid.core.witness.WitnessedBlocks;
 
 /**
  * The fleet's witness of segment reservations in ZooKeeper: one node per tag,
- * {@code /leaf/witness/<namespace>/leaf_alloc/<tag>}, holding its last {@value #KEPT_BLOCKS} blocks
+ * {@code /leaf/witness/<namespace>/leaf_alloc/<tag>} ({@code /leaf/witness/<namespace>/id_alloc/<app:shard>}
+ * for shard rows), holding its last {@value #KEPT_BLOCKS} blocks
  * ({@link WitnessedBlocks}). A claim reads the node and writes it back with the version it read (a
  * compare-and-set, tried again when another server wrote between), so that every block of the fleet is
  * checked against every other; one round trip to read and one to write per block. ZooKeeper writes to
@@ -24,12 +25,23 @@ public final class ZkReservationWitness implements FleetReservationWitness {
     private static final int ATTEMPTS = 100;
 
     private final CuratorFramework zookeeper;
+    private final String namespace;
     private final String root;
 
     /** @param namespace the fleet's name in the path: fleets that share a ZooKeeper have one each */
     public ZkReservationWitness(CuratorFramework zookeeper, String namespace) {
+        this(zookeeper, namespace, "leaf_alloc");
+    }
+
+    private ZkReservationWitness(CuratorFramework zookeeper, String namespace, String table) {
         this.zookeeper = zookeeper;
-        this.root = "/leaf/witness/" + namespace + "/leaf_alloc/";
+        this.namespace = namespace;
+        this.root = "/leaf/witness/" + namespace + "/" + table + "/";
+    }
+
+    @Override
+    public ZkReservationWitness forTable(String table) {
+        return new ZkReservationWitness(zookeeper, namespace, table);
     }
 
     @Override

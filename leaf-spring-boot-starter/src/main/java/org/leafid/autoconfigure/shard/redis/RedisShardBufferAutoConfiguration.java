@@ -10,19 +10,23 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.autoconfigure.ClockAutoConfiguration;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.RedisConnectTimeoutsConfiguration;
+import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
+import org.leafid.autoconfigure.jdbc.StoreWentBackMeter;
 import org.leafid.autoconfigure.shard.ConditionalOnShardBuffer;
 import org.leafid.autoconfigure.shard.ShardAppsListener;
 import org.leafid.autoconfigure.shard.ShardAutoConfiguration;
 import org.leafid.autoconfigure.shard.ShardBufferStatus;
 import org.leafid.autoconfigure.shard.ShardProperties;
 import org.leafid.core.Sleeper;
+import org.leafid.core.segment.ReservationWitness;
 import org.leafid.core.shard.IssuedWatermarks;
 import org.leafid.core.shard.MemoryShardIndexSource;
 import org.leafid.core.shard.ShardApp;
 import org.leafid.core.shard.ShardAppDirectory;
 import org.leafid.core.shard.ShardStore;
 import org.leafid.core.shard.ShardStoreException;
+import org.leafid.core.shard.WitnessedShardStore;
 import org.leafid.jdbc.SqlDialect;
 import org.leafid.jdbc.SqlFailures;
 import org.leafid.jdbc.shard.JdbcIssuedWatermarks;
@@ -31,6 +35,7 @@ import org.leafid.redis.RedisShardIndexSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -68,7 +73,9 @@ public class RedisShardBufferAutoConfiguration {
     @ConditionalOnMissingBean
     RedisShardIndexSource redisShardIndexSource(ObjectProvider<StringRedisTemplate> redis, ShardStore shardStore,
             IssuedWatermarks issuedWatermarks, MemoryShardIndexSource memoryShardIndexSource,
-            ShardProperties properties, InstantSource leafClock, Sleeper leafSleeper) {
+            ShardProperties properties, InstantSource leafClock, Sleeper leafSleeper,
+            @Qualifier("shardBlockWitness") ReservationWitness shardBlockWitness, JdbcProperties jdbc,
+            ObjectProvider<MeterRegistry> registry) {
         StringRedisTemplate template = redis.getIfAvailable();
         if (template == null) {
             throw new LeafConfigurationException("leaf.shard.buffer", "is redis, but the application has no "
@@ -79,7 +86,11 @@ public class RedisShardBufferAutoConfiguration {
         ShardProperties.Redis timings = properties.redis();
         RedisBufferSettings settings = new RedisBufferSettings(timings.lockTtl(), timings.lockWait(),
                 timings.retryInterval(), timings.watermarkInterval());
-        return new RedisShardIndexSource(template, shardStore, issuedWatermarks, memoryShardIndexSource, settings,
+        // Refills push whole blocks into Redis: each is witnessed first, as the memory buffer's are.
+        WitnessedShardStore witnessed = new WitnessedShardStore(shardStore, shardBlockWitness,
+                jdbc.wentBackSkipBlocks(),
+                new StoreWentBackMeter(registry.getIfAvailable(SimpleMeterRegistry::new), "id_alloc"));
+        return new RedisShardIndexSource(template, witnessed, issuedWatermarks, memoryShardIndexSource, settings,
                 leafClock, leafSleeper);
     }
 
