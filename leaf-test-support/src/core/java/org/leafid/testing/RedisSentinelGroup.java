@@ -101,6 +101,22 @@ public final class RedisSentinelGroup implements AutoCloseable {
         master.kill();
     }
 
+    /**
+     * {@code SIGSTOP} to the master: it answers nothing, its connections stay open, and the Sentinels
+     * promote the replica after {@code down-after-milliseconds} (1 s) as if it had died.
+     */
+    public void freezeMaster() throws IOException, InterruptedException {
+        master.pause();
+    }
+
+    /**
+     * {@code SIGCONT} to the frozen master: it goes on believing it is the master until the Sentinels
+     * turn it into a replica of the promoted one.
+     */
+    public void thawMaster() throws IOException, InterruptedException {
+        master.resume();
+    }
+
     /** Waits until the Sentinels name the replica as the master; how long that took, in milliseconds. */
     public long awaitFailover() {
         long started = System.nanoTime();

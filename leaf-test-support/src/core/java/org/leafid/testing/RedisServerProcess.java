@@ -98,6 +98,16 @@ public final class RedisServerProcess implements AutoCloseable {
         }
     }
 
+    /** {@code SIGSTOP}: the server stops answering, its connections stay open (a frozen VM). */
+    public void pause() throws IOException, InterruptedException {
+        ProcessSignals.send(process, "STOP", "redis-server on port " + port);
+    }
+
+    /** {@code SIGCONT}: a paused server goes on. */
+    public void resume() throws IOException, InterruptedException {
+        ProcessSignals.send(process, "CONT", "redis-server on port " + port);
+    }
+
     private boolean answersPing() {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
@@ -116,7 +126,7 @@ public final class RedisServerProcess implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process != null && process.isAlive()) {
-            kill();
+            kill(); // SIGKILL ends a stopped process too
         }
     }
 }

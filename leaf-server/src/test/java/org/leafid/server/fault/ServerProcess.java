@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
+import org.leafid.testing.ProcessSignals;
 
 /**
  * One real server: {@code java -Xmx256m -jar leaf-server.jar} (lib/ beside it) on 127.0.0.1, with its own port,
@@ -179,13 +180,7 @@ final class ServerProcess {
     }
 
     private void signal(String name) throws IOException, InterruptedException {
-        if (process == null || !process.isAlive()) {
-            return;
-        }
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
-        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-            throw new AssertionError("kill -" + name + " " + process.pid() + " (" + this.name + ") failed");
-        }
+        ProcessSignals.send(process, name, this.name);
     }
 
     /** SIGTERM, the graceful stop; kill -9 if it takes longer than 30 s. */
