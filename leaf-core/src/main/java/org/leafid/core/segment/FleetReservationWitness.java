@@ -17,8 +17,22 @@ public interface FleetReservationWitness extends ReservationWitness {
         throw new UnsupportedOperationException("the fleet's witness records blocks: claim(key, start, end)");
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws org.leafid.core.witness.FoundTwiceException when two databases answer for the key at once
+     *     (this block or an earlier one proved it): nothing of the key is served until {@link #release}
+     */
     @Override
     long claim(String key, long start, long end);
+
+    /**
+     * Lets a key found twice be claimed again, once an operator stopped the database that was not this
+     * fleet's store; its blocks stay witnessed.
+     *
+     * @return whether the key was marked found twice
+     */
+    boolean release(String key);
 
     @Override
     default boolean fleetWide() {

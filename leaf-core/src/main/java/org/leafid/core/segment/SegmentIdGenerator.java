@@ -326,7 +326,13 @@ public final class SegmentIdGenerator implements IdGenerator {
             }
             // Witnessed before anything of it is served: a restart on a restored store starts above it,
             // and a fleet-wide witness refuses a block that overlaps any server's.
-            long witnessedEnd = witness.claim(tag, start, row.maxId());
+            long witnessedEnd;
+            try {
+                witnessedEnd = witness.claim(tag, start, row.maxId());
+            } catch (FoundTwiceException e) {
+                // The message is the whole refusal: what was seen, and the operator's two steps.
+                throw new SegmentStoreException(null, e.getMessage(), e);
+            }
             if (witnessedEnd == Long.MIN_VALUE) {
                 break;
             }

@@ -2,6 +2,7 @@ package org.leafid.core.shard;
 
 import java.util.List;
 import org.leafid.core.SaturatedMath;
+import org.leafid.core.segment.FoundTwiceException;
 import org.leafid.core.segment.ReservationWitness;
 import org.leafid.core.segment.SegmentLoadListener;
 import org.slf4j.Logger;
@@ -66,7 +67,12 @@ public final class WitnessedShardStore implements ShardStore {
                         + " above " + floor, null);
             }
             long first = Math.max(block.firstIndex(), floor);
-            long witnessedEnd = witness.claim(key, first, block.lastIndex() + 1);
+            long witnessedEnd;
+            try {
+                witnessedEnd = witness.claim(key, first, block.lastIndex() + 1);
+            } catch (FoundTwiceException e) {
+                throw new ShardStoreException(e.getMessage(), e);
+            }
             if (witnessedEnd == Long.MIN_VALUE) {
                 return first == block.firstIndex() ? block
                         : new ShardBlock(appId, shardId, first, block.lastIndex(), block.rowStep());

@@ -1,10 +1,12 @@
 package org.leafid.core.segment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.leafid.core.testing.InMemoryFleetWitness;
@@ -61,12 +63,14 @@ class FleetWitnessTest {
 
     /**
      * The original found twice at once: a clone of the database (same name, another server) served by
-     * some servers while the original goes on serving others. Every block of both is claimed in the
-     * one witness, so whichever database answers a block another already took, the block is carried
-     * past it; the two leapfrog, and nothing is served twice.
+     * some servers while the original goes on serving others. The first block of the clone that overlaps
+     * the original's is a row that went back, carried past it; the next one either database answers
+     * within the other's blocks proves two at once, and from then on every server of the tag is refused,
+     * whichever database it uses, until an operator stops the clone and releases the tag. Nothing is
+     * served twice before, during or after.
      */
     @Test
-    void theOriginalAndAServedCloneLeapfrogAndServeNothingTwice() {
+    void theOriginalAndAServedCloneAreRefusedUntilReleased() {
         InMemorySegmentStore original = new InMemorySegmentStore().put("orders", 0, STEP);
         InMemoryFleetWitness witness = new InMemoryFleetWitness();
         SegmentIdGenerator onOriginal = generator(original, witness);
@@ -75,13 +79,51 @@ class FleetWitnessTest {
         InMemorySegmentStore clone = new InMemorySegmentStore().put("orders", original.maxId("orders"), STEP);
         SegmentIdGenerator onClone = generator(clone, witness);
         SegmentIdGenerator alsoOnOriginal = generator(original, witness);
-        for (int round = 0; round < 40; round++) {
-            take(onClone, 130, served);
-            take(onOriginal, 70, served);
-            take(alsoOnOriginal, 90, served);
+        SegmentStoreException refused = null;
+        for (int round = 0; round < 40 && refused == null; round++) {
+            try {
+                take(onClone, 130, served);
+                take(onOriginal, 70, served);
+                take(alsoOnOriginal, 90, served);
+            } catch (SegmentStoreException e) {
+                refused = e;
+            }
+        }
+        assertThat(refused).as("found twice").isNotNull();
+        assertThat(refused.getMessage()).contains("two databases answer for this row at once")
+                .contains("POST /api/admin/witness/release");
+        for (SegmentIdGenerator server : List.of(onClone, onOriginal, alsoOnOriginal)) {
+            // Each serves what it claimed before, then is refused at its next block.
+            assertThatThrownBy(() -> take(server, 100_000, served)).isInstanceOf(SegmentStoreException.class)
+                    .hasMessageContaining("two databases answer");
         }
 
-        assertThat(served).hasSize(750 + 40 * 290);
+        // The clone stopped, the tag released: the original's servers go on, above both.
+        assertThat(witness.release("orders")).isTrue();
+        take(onOriginal, 500, served);
+        take(alsoOnOriginal, 500, served);
+        assertThat(witness.release("orders")).as("released once").isFalse();
+    }
+
+    /**
+     * A restore under two servers whose blocks cross it: the second one's block reserved from the
+     * restored row before the first carried it is a row that went back, not two databases.
+     */
+    @Test
+    void aRestoreUnderTwoServersIsNotTwoDatabases() {
+        InMemorySegmentStore store = new InMemorySegmentStore().put("orders", 0, STEP);
+        InMemoryFleetWitness witness = new InMemoryFleetWitness();
+        Set<Long> served = new HashSet<>();
+        take(generator(store, witness), 2_000, served);
+        store.put("orders", 500, STEP); // the backup restored; two new pods
+        SegmentIdGenerator first = generator(store, witness);
+        SegmentIdGenerator second = generator(store, witness);
+        AllocRow stale = store.reserve("orders", 1); // the second's reservation, claimed after the first's
+        take(first, 150, served);
+        assertThat(witness.claim("orders", stale.maxId() - STEP, stale.maxId())).as("went back").isPositive();
+        take(second, 1_000, served);
+        take(first, 1_000, served);
+        assertThat(served).hasSize(4_150);
     }
 
     private static void take(SegmentIdGenerator generator, int count, Set<Long> served) {

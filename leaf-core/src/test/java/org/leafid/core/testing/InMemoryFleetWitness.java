@@ -3,6 +3,7 @@ package org.leafid.core.testing;
 import java.util.HashMap;
 import java.util.Map;
 import org.leafid.core.segment.FleetReservationWitness;
+import org.leafid.core.segment.FoundTwiceException;
 import org.leafid.core.witness.WitnessedBlocks;
 
 /** Every server's blocks, by the rule of the fleet's witnesses (ZooKeeper's and Redis's), in memory. */
@@ -12,12 +13,23 @@ public final class InMemoryFleetWitness implements FleetReservationWitness {
 
     @Override
     public synchronized long claim(String key, long start, long end) {
-        WitnessedBlocks witnessed = blocks.getOrDefault(key, WitnessedBlocks.EMPTY);
-        long overlap = witnessed.overlap(start, end);
-        if (overlap == Long.MIN_VALUE) {
-            blocks.put(key, witnessed.with(start, end, 64));
+        WitnessedBlocks.Claimed claimed = blocks.getOrDefault(key, WitnessedBlocks.EMPTY).claim(start, end, 64);
+        blocks.put(key, claimed.next());
+        return switch (claimed.outcome()) {
+            case RECORDED -> Long.MIN_VALUE;
+            case WENT_BACK -> claimed.witnessedEnd();
+            case FOUND_TWICE -> throw new FoundTwiceException("leaf_alloc", key, "memory");
+        };
+    }
+
+    @Override
+    public synchronized boolean release(String key) {
+        WitnessedBlocks witnessed = blocks.get(key);
+        if (witnessed == null || !witnessed.twice()) {
+            return false;
         }
-        return overlap;
+        blocks.put(key, witnessed.released());
+        return true;
     }
 
     /** One table's keys in these tests: the same witness. */

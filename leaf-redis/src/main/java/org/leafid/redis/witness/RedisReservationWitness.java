@@ -3,6 +3,7 @@ package org.leafid.redis.witness;
 import java.util.List;
 import java.util.Locale;
 import org.leafid.core.segment.FleetReservationWitness;
+import org.leafid.core.segment.FoundTwiceException;
 import org.leafid.core.witness.WitnessException;
 import org.leafid.redis.LuaScripts;
 import org.springframework.dao.DataAccessException;
@@ -30,25 +31,29 @@ public final class RedisReservationWitness implements FleetReservationWitness {
     static final int KEPT_BLOCKS = 64;
     private static final RedisScript<String> CLAIM = new DefaultRedisScript<>(
             LuaScripts.source(RedisReservationWitness.class, "claim.lua"), String.class);
+    private static final RedisScript<Long> RELEASE = new DefaultRedisScript<>(
+            LuaScripts.source(RedisReservationWitness.class, "release.lua"), Long.class);
 
     private final StringRedisTemplate redis;
     private final String namespace;
+    private final String table;
     private final String prefix;
 
     /** @param namespace the fleet's name in the keys: fleets that share a Redis have one each */
     public RedisReservationWitness(StringRedisTemplate redis, String namespace) {
-        this(redis, namespace, "leaf:witness:" + namespace + ":{");
+        this(redis, namespace, "leaf_alloc", "leaf:witness:" + namespace + ":{");
     }
 
-    private RedisReservationWitness(StringRedisTemplate redis, String namespace, String prefix) {
+    private RedisReservationWitness(StringRedisTemplate redis, String namespace, String table, String prefix) {
         this.redis = redis;
         this.namespace = namespace;
+        this.table = table;
         this.prefix = prefix;
     }
 
     @Override
     public RedisReservationWitness forTable(String table) {
-        return new RedisReservationWitness(redis, namespace, "leaf:witness:" + namespace + ":" + table + ":{");
+        return new RedisReservationWitness(redis, namespace, table, "leaf:witness:" + namespace + ":" + table + ":{");
     }
 
     @Override
@@ -70,7 +75,22 @@ public final class RedisReservationWitness implements FleetReservationWitness {
             throw new WitnessException("Tag '" + key + "': Redis answered nothing to the witness's claim of block ["
                     + start + ", " + end + "); nothing of it is served");
         }
+        if (answer.equals("twice")) {
+            throw new FoundTwiceException(table, key, "Redis hash " + prefix + key + "}:high");
+        }
         return answer.isEmpty() ? Long.MIN_VALUE : Long.parseLong(answer);
+    }
+
+    @Override
+    public boolean release(String key) {
+        Long released;
+        try {
+            released = redis.execute(RELEASE, List.of(prefix + key + "}:high"));
+        } catch (DataAccessException e) {
+            throw new WitnessException("Redis did not release " + table + " '" + key + "': "
+                    + e.getMostSpecificCause().getMessage() + "; check spring.data.redis.*", e);
+        }
+        return released != null && released == 1;
     }
 
     /** 19 digits, as many as the largest long has: strings in this form sort as their numbers. */

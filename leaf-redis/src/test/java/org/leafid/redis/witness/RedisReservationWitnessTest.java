@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.leafid.core.segment.FoundTwiceException;
 import org.leafid.core.witness.WitnessException;
 import org.leafid.redis.TestRedis;
 
@@ -52,7 +53,9 @@ class RedisReservationWitnessTest {
         assertThat(witness.claim("t", 0, 10)).as("inside the first").isEqualTo(300);
         assertThat(witness.claim("t", 299, 400)).as("overlaps the last by one").isEqualTo(300);
         assertThat(witness.claim("t", 300, 400)).as("right after").isEqualTo(Long.MIN_VALUE);
-        assertThat(witness.claim("t", 300, 301)).as("the same start again").isEqualTo(400);
+        // The same start again, past where the overlaps above carried the row (300): one database's rows only
+        // go up, so this is a second database answering for the row.
+        assertThatThrownBy(() -> witness.claim("t", 300, 301)).isInstanceOf(FoundTwiceException.class);
     }
 
     @Test
@@ -116,6 +119,28 @@ class RedisReservationWitnessTest {
             assertThat(witness.claim("t", block[0], block[1])).as("block [%d, %d)", block[0], block[1])
                     .isEqualTo(store.get());
         }
+    }
+
+    /** The rule of WitnessedBlocks in claim.lua: a clone's block past the carry is two databases, until released. */
+    @Test
+    void twoDatabasesAtOnceAreRefusedUntilReleasedAndARestoreIsNot() {
+        RedisReservationWitness witness = witness();
+        assertThat(witness.claim("t", 0, 100)).isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", 100, 200)).isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", 0, 100)).as("restored: carried past 200").isEqualTo(200);
+        assertThat(witness.claim("t", 200, 300)).isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", 100, 200)).as("another server's stale block: went back").isEqualTo(300);
+        assertThat(witness.release("t")).as("nothing to release").isFalse();
+        assertThat(witness.claim("t", 300, 400)).isEqualTo(Long.MIN_VALUE);
+        assertThatThrownBy(() -> witness.claim("t", 300, 400)).isInstanceOf(FoundTwiceException.class)
+                .hasMessageContaining("leaf_alloc 't'")
+                .hasMessageContaining("POST /api/admin/witness/release");
+        assertThatThrownBy(() -> witness.claim("t", 9_000, 9_100)).as("every claim, until released")
+                .isInstanceOf(FoundTwiceException.class);
+        assertThat(witness.release("t")).isTrue();
+        assertThat(witness.claim("t", 400, 500)).isEqualTo(Long.MIN_VALUE);
+        RedisReservationWitness shards = witness.forTable("id_alloc");
+        assertThat(shards.claim("t", 0, 100)).as("another table's keys apart").isEqualTo(Long.MIN_VALUE);
     }
 
     @Test

@@ -156,14 +156,22 @@ public final class TestDatabase {
         copy.drop();
         copy.createIfMissing();
         copy.createTables();
-        try (Connection from = connect(); Connection to = copy.connect()) {
+        copyTo(copy);
+        return copy;
+    }
+
+    /**
+     * Replaces the rows of {@code leaf_alloc}, {@code id_alloc} and {@code leaf_high_water} in
+     * {@code other} (on any server, its tables created) with this database's: a clone of its reservations.
+     */
+    public void copyTo(TestDatabase other) {
+        try (Connection from = connect(); Connection to = other.connect()) {
             for (String table : List.of("leaf_alloc", "id_alloc", "leaf_high_water")) {
                 copyRows(table, from, to);
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("could not copy " + name() + " as " + copy.name(), e);
+            throw new IllegalStateException("could not copy " + name() + " to " + other.url(), e);
         }
-        return copy;
     }
 
     private static void copyRows(String table, Connection from, Connection to) throws SQLException {

@@ -5,6 +5,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.leafid.core.LeafInterruptedException;
 import org.leafid.core.segment.FleetReservationWitness;
+import org.leafid.core.segment.FoundTwiceException;
 import org.leafid.core.witness.WitnessException;
 import org.leafid.core.witness.WitnessedBlocks;
 
@@ -26,6 +27,7 @@ public final class ZkReservationWitness implements FleetReservationWitness {
 
     private final CuratorFramework zookeeper;
     private final String namespace;
+    private final String table;
     private final String root;
 
     /** @param namespace the fleet's name in the path: fleets that share a ZooKeeper have one each */
@@ -36,6 +38,7 @@ public final class ZkReservationWitness implements FleetReservationWitness {
     private ZkReservationWitness(CuratorFramework zookeeper, String namespace, String table) {
         this.zookeeper = zookeeper;
         this.namespace = namespace;
+        this.table = table;
         this.root = "/leaf/witness/" + namespace + "/" + table + "/";
     }
 
@@ -53,34 +56,33 @@ public final class ZkReservationWitness implements FleetReservationWitness {
         try {
             for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
                 Stat stat = new Stat();
-                WitnessedBlocks witnessed;
-                try {
-                    witnessed = WitnessedBlocks.parse(zookeeper.getData().storingStatIn(stat).forPath(path),
-                            "ZooKeeper node " + path);
-                } catch (KeeperException.NoNodeException none) {
+                WitnessedBlocks witnessed = read(path, stat);
+                if (witnessed == null) {
                     try {
                         zookeeper.create().creatingParentsIfNeeded()
-                                .forPath(path, WitnessedBlocks.EMPTY.with(start, end, KEPT_BLOCKS).toBytes());
+                                .forPath(path, WitnessedBlocks.EMPTY.claim(start, end, KEPT_BLOCKS).next().toBytes());
                         return Long.MIN_VALUE;
                     } catch (KeeperException.NodeExistsException another) {
                         continue; // another server created it first: read it
                     }
                 }
-                long overlap = witnessed.overlap(start, end);
-                if (overlap != Long.MIN_VALUE) {
-                    return overlap;
+                WitnessedBlocks.Claimed claimed = witnessed.claim(start, end, KEPT_BLOCKS);
+                if (claimed.next() != witnessed) {
+                    try {
+                        zookeeper.setData().withVersion(stat.getVersion()).forPath(path, claimed.next().toBytes());
+                    } catch (KeeperException.BadVersionException another) {
+                        continue; // another server claimed a block of this key between: read again
+                    }
                 }
-                try {
-                    zookeeper.setData().withVersion(stat.getVersion())
-                            .forPath(path, witnessed.with(start, end, KEPT_BLOCKS).toBytes());
-                    return Long.MIN_VALUE;
-                } catch (KeeperException.BadVersionException another) {
-                    // another server claimed a block of this tag between: read again
-                }
+                return switch (claimed.outcome()) {
+                    case RECORDED -> Long.MIN_VALUE;
+                    case WENT_BACK -> claimed.witnessedEnd();
+                    case FOUND_TWICE -> throw new FoundTwiceException(table, key, "ZooKeeper node " + path);
+                };
             }
             throw new WitnessException("Tag '" + key + "': " + ATTEMPTS + " servers' claims came between this one's"
                     + " read and write of " + path + "; block [" + start + ", " + end + ") is not served");
-        } catch (WitnessException e) {
+        } catch (WitnessException | FoundTwiceException e) {
             throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -89,6 +91,44 @@ public final class ZkReservationWitness implements FleetReservationWitness {
             throw new WitnessException("Tag '" + key + "': ZooKeeper, the fleet's witness of reservations"
                     + " (leaf.witness.fleet=zookeeper), did not record block [" + start + ", " + end + "), so nothing"
                     + " of it is served: " + e + "; check leaf.snowflake.zk.address", e);
+        }
+    }
+
+    @Override
+    public boolean release(String key) {
+        String path = root + key;
+        try {
+            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                Stat stat = new Stat();
+                WitnessedBlocks witnessed = read(path, stat);
+                if (witnessed == null || !witnessed.twice()) {
+                    return false;
+                }
+                try {
+                    zookeeper.setData().withVersion(stat.getVersion()).forPath(path, witnessed.released().toBytes());
+                    return true;
+                } catch (KeeperException.BadVersionException another) {
+                    // a claim came between: read again
+                }
+            }
+            throw new WitnessException(ATTEMPTS + " claims came between the release's read and write of " + path);
+        } catch (WitnessException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LeafInterruptedException("interrupted while releasing " + path, e);
+        } catch (Exception e) {
+            throw new WitnessException("ZooKeeper did not release " + path + ": " + e, e);
+        }
+    }
+
+    /** The node's blocks, its version put in {@code stat}; null when there is no node yet. */
+    private WitnessedBlocks read(String path, Stat stat) throws Exception {
+        try {
+            byte[] node = zookeeper.getData().storingStatIn(stat).forPath(path);
+            return WitnessedBlocks.parse(node, "ZooKeeper node " + path);
+        } catch (KeeperException.NoNodeException none) {
+            return null;
         }
     }
 }

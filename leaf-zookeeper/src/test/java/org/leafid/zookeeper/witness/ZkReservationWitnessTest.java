@@ -17,6 +17,7 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.leafid.core.segment.FoundTwiceException;
 import org.leafid.core.witness.WitnessException;
 
 /**
@@ -100,6 +101,26 @@ class ZkReservationWitnessTest {
         for (long end = 100; end <= store.get(); end += 100) {
             assertThat(witness.claim("t", end - 100, end)).as("block ending at %d", end).isEqualTo(store.get());
         }
+    }
+
+    /** The rule of WitnessedBlocks on a node: a clone's block past the carry is two databases, until released. */
+    @Test
+    void twoDatabasesAtOnceAreRefusedUntilReleasedAndARestoreIsNot() {
+        ZkReservationWitness witness = new ZkReservationWitness(client(), "twice");
+        assertThat(witness.claim("t", 0, 100)).isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", 100, 200)).isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", 0, 100)).as("restored: carried past 200").isEqualTo(200);
+        assertThat(witness.claim("t", 200, 300)).isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.claim("t", 100, 200)).as("another server's stale block: went back").isEqualTo(300);
+        assertThat(witness.release("t")).as("nothing to release").isFalse();
+        assertThat(witness.claim("t", 300, 400)).isEqualTo(Long.MIN_VALUE);
+        assertThatThrownBy(() -> witness.claim("t", 300, 400)).isInstanceOf(FoundTwiceException.class)
+                .hasMessageContaining("/leaf/witness/twice/leaf_alloc/t");
+        assertThatThrownBy(() -> witness.claim("t", 9_000, 9_100)).as("every claim, until released")
+                .isInstanceOf(FoundTwiceException.class);
+        assertThat(witness.release("t")).isTrue();
+        assertThat(witness.claim("t", 400, 500)).isEqualTo(Long.MIN_VALUE);
+        assertThat(witness.release("never-claimed")).isFalse();
     }
 
     @Test
