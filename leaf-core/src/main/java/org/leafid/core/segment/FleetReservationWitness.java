@@ -20,7 +20,7 @@ public interface FleetReservationWitness extends ReservationWitness {
     /**
      * {@inheritDoc}
      *
-     * @throws org.leafid.core.witness.FoundTwiceException when two databases answer for the key at once
+     * @throws FoundTwiceException when two databases answer for the key at once
      *     (this block or an earlier one proved it): nothing of the key is served until {@link #release}
      */
     @Override

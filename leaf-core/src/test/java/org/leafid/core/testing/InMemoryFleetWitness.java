@@ -13,7 +13,8 @@ public final class InMemoryFleetWitness implements FleetReservationWitness {
 
     @Override
     public synchronized long claim(String key, long start, long end) {
-        WitnessedBlocks.Claimed claimed = blocks.getOrDefault(key, WitnessedBlocks.EMPTY).claim(start, end, 64);
+        WitnessedBlocks.Claimed claimed = blocks.getOrDefault(key, WitnessedBlocks.EMPTY).claim(start, end,
+                WitnessedBlocks.newClaimId(), 64);
         blocks.put(key, claimed.next());
         return switch (claimed.outcome()) {
             case RECORDED -> Long.MIN_VALUE;

@@ -11,22 +11,49 @@ import org.leafid.core.witness.WitnessedBlocks.Outcome;
 class WitnessedBlocksTest {
 
     private static WitnessedBlocks claimed(WitnessedBlocks witnessed, long start, long end, Outcome expected) {
-        WitnessedBlocks.Claimed claimed = witnessed.claim(start, end, 4);
+        WitnessedBlocks.Claimed claimed = witnessed.claim(start, end, WitnessedBlocks.newClaimId(), 4);
         assertThat(claimed.outcome()).as("[%d, %d)", start, end).isEqualTo(expected);
         return claimed.next();
     }
 
     @Test
-    void aBlockReservedAfterTheRowWasCarriedThatOverlapsIsTwoDatabases() {
+    void twoBlocksReservedAfterTheRowWasCarriedThatOverlapAreTwoDatabases() {
         WitnessedBlocks w = claimed(WitnessedBlocks.EMPTY, 0, 100, Outcome.RECORDED);
         w = claimed(w, 0, 100, Outcome.WENT_BACK); // the clone's first block: carried past 100
         assertThat(w.carried()).isEqualTo(100);
         w = claimed(w, 100, 200, Outcome.RECORDED); // the clone's, carried
-        w = claimed(w, 100, 200, Outcome.FOUND_TWICE); // the original's next: at or above 100, overlapping
+        w = claimed(w, 100, 200, Outcome.WENT_BACK); // the original's next: impossible for one database, once
+        assertThat(w.impossible()).isOne();
+        w = claimed(w, 200, 300, Outcome.RECORDED); // the original's, carried
+        w = claimed(w, 200, 300, Outcome.FOUND_TWICE); // the clone's next: twice
         assertThat(w.twice()).isTrue();
         w = claimed(w, 5_000, 5_100, Outcome.FOUND_TWICE); // every claim of the key, until released
-        w = claimed(w.released(), 200, 300, Outcome.RECORDED);
+        w = claimed(w.released(), 300, 400, Outcome.RECORDED);
         assertThat(w.carried()).isEqualTo(Long.MIN_VALUE);
+        assertThat(w.impossible()).isZero();
+    }
+
+    /** An old primary's block claimed after the new primary's servers carried the row: once is not twice. */
+    @Test
+    void oneLateBlockOfAnOldPrimaryIsCarriedNotFoundTwice() {
+        WitnessedBlocks w = claimed(WitnessedBlocks.EMPTY, 0, 100, Outcome.RECORDED);
+        w = claimed(w, 0, 100, Outcome.WENT_BACK); // the lagging replica's first block
+        w = claimed(w, 100, 200, Outcome.RECORDED); // carried
+        w = claimed(w, 100, 200, Outcome.WENT_BACK); // the old primary's, reserved before the failover
+        w = claimed(w, 200, 300, Outcome.RECORDED);
+        w = claimed(w, 300, 400, Outcome.RECORDED);
+        assertThat(w.twice()).isFalse();
+    }
+
+    /** A claim sent again after its write landed (a lost answer) finds its own block: recorded, nothing changed. */
+    @Test
+    void aClaimSentAgainIsRecordedOnce() {
+        WitnessedBlocks.Claimed first = WitnessedBlocks.EMPTY.claim(0, 100, "a1", 4);
+        WitnessedBlocks.Claimed again = first.next().claim(0, 100, "a1", 4);
+        assertThat(again.outcome()).isEqualTo(Outcome.RECORDED);
+        assertThat(again.next()).isSameAs(first.next());
+        assertThat(first.next().claim(0, 100, "b2", 4).outcome()).as("another claim of it").isEqualTo(
+                Outcome.WENT_BACK);
     }
 
     @Test
@@ -61,11 +88,11 @@ class WitnessedBlocksTest {
         assertThat(read.high()).isEqualTo(100);
         assertThat(read.blocks()).hasSize(1);
 
-        byte[] beforeCarried = "100 -9223372036854775808\n0 100".getBytes(StandardCharsets.US_ASCII);
+        byte[] beforeCarried = "100 -9223372036854775808\n0 100".getBytes(StandardCharsets.US_ASCII); // stop 49
         WitnessedBlocks old = WitnessedBlocks.parse(beforeCarried, "test");
         assertThat(old.carried()).isEqualTo(Long.MIN_VALUE);
         assertThat(old.twice()).isFalse();
-        assertThatThrownBy(() -> WitnessedBlocks.parse("100 0 0 yes".getBytes(StandardCharsets.US_ASCII), "node"))
+        assertThatThrownBy(() -> WitnessedBlocks.parse("100 0 0 3".getBytes(StandardCharsets.US_ASCII), "node"))
                 .isInstanceOf(WitnessException.class).hasMessageContaining("node");
     }
 }

@@ -312,10 +312,11 @@ public final class StoreIdentityGuard {
     private record Moved(long tags, long shards) {}
 
     /**
-     * Moves every row forward by the skip ({@code leaf_alloc}'s only when {@code tagsToo}) and records
+     * Moves every row forward by the skip, but for the tables left to the fleet's witness, and records
      * when the database changed: one transaction's part.
+     *
+     * @param leftToWitness the tables whose rows stay, for the fleet's witness to carry them
      */
-    /** @param leftToWitness the tables whose rows stay, for the fleet's witness to carry them */
     private Moved moveForward(Connection connection, SqlSession session, FleetWitnessedTables leftToWitness)
             throws SQLException {
         StoreIdentityMapper mapper = session.getMapper(StoreIdentityMapper.class);

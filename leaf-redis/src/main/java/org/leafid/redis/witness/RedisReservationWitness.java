@@ -5,6 +5,7 @@ import java.util.Locale;
 import org.leafid.core.segment.FleetReservationWitness;
 import org.leafid.core.segment.FoundTwiceException;
 import org.leafid.core.witness.WitnessException;
+import org.leafid.core.witness.WitnessedBlocks;
 import org.leafid.redis.LuaScripts;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -64,8 +65,9 @@ public final class RedisReservationWitness implements FleetReservationWitness {
         }
         String answer;
         try {
+            // The claim's id goes with the script: a script sent again after a reconnect finds its own block.
             answer = redis.execute(CLAIM, List.of(prefix + key + "}:blocks", prefix + key + "}:high"), padded(start),
-                    padded(end), Integer.toString(KEPT_BLOCKS));
+                    padded(end), Integer.toString(KEPT_BLOCKS), WitnessedBlocks.newClaimId());
         } catch (DataAccessException e) {
             throw new WitnessException("Tag '" + key + "': Redis, the fleet's witness of reservations"
                     + " (leaf.witness.fleet=redis), did not record block [" + start + ", " + end + "), so nothing of it"
@@ -78,7 +80,7 @@ public final class RedisReservationWitness implements FleetReservationWitness {
         if (answer.equals("twice")) {
             throw new FoundTwiceException(table, key, "Redis hash " + prefix + key + "}:high");
         }
-        return answer.isEmpty() ? Long.MIN_VALUE : Long.parseLong(answer);
+        return answer.equals("ok") ? Long.MIN_VALUE : Long.parseLong(answer);
     }
 
     @Override

@@ -3,26 +3,28 @@ package org.leafid.server.problem;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import org.apache.tomcat.util.http.InvalidParameterException;
-import org.leafid.core.snowflake.ClockMovedBackwardsException;
-import org.leafid.server.disclosure.Disclosure;
 import org.leafid.core.LeafException;
 import org.leafid.core.LeafInterruptedException;
-import org.leafid.core.segment.SegmentNotReadyException;
-import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.format.FormatConflictException;
 import org.leafid.core.format.FormatExhaustedException;
 import org.leafid.core.format.FormatRoomException;
 import org.leafid.core.format.InvalidFormattedIdException;
 import org.leafid.core.format.UnknownFormatException;
+import org.leafid.core.segment.FoundTwiceException;
+import org.leafid.core.segment.SegmentNotReadyException;
+import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.TagExhaustedException;
-import org.leafid.core.snowflake.TimestampOverflowException;
 import org.leafid.core.segment.UnknownTagException;
-import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.core.shard.AppLimitReachedException;
 import org.leafid.core.shard.AppModeConflictException;
 import org.leafid.core.shard.ShardStoreException;
 import org.leafid.core.shard.UnknownAppException;
 import org.leafid.core.shard.UnknownShardException;
+import org.leafid.core.snowflake.ClockMovedBackwardsException;
+import org.leafid.core.snowflake.TimestampOverflowException;
+import org.leafid.core.witness.WitnessException;
+import org.leafid.core.worker.WorkerIdUnavailableException;
+import org.leafid.server.disclosure.Disclosure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -150,6 +152,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(ShardStoreException.class)
     ResponseEntity<ProblemDetail> shardStoreUnavailable(ShardStoreException e, HttpServletRequest request) {
         refusals.warn("shard-store-unavailable", masked("Shard mode failure answered with 503: " + e.getMessage()));
+        if (foundTwice(e)) {
+            return problem(request, ProblemType.STORE_UNAVAILABLE, e.getMessage(), 0); // an operator's, not time's
+        }
         return problem(request, ProblemType.STORE_UNAVAILABLE, e.getMessage()
                 + "; shard IDs are refused with 503 until the database answers", 1);
     }
@@ -169,6 +174,9 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<ProblemDetail> storeUnavailable(SegmentStoreException e, HttpServletRequest request) {
         // The message says what to check: the store adds the hint.
         refusals.warn("store-unavailable", masked("Segment store failure answered with 503: " + e.getMessage()));
+        if (foundTwice(e)) {
+            return problem(request, ProblemType.STORE_UNAVAILABLE, e.getMessage(), 0); // an operator's, not time's
+        }
         // The message names the database (url without password), the cause and what to check.
         return problem(request, ProblemType.STORE_UNAVAILABLE, e.getMessage()
                 + "; segment IDs are refused with 503 until the database answers", 1);
@@ -237,6 +245,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return problem(request, ProblemType.INTERRUPTED, "The server is shutting down", 1);
     }
 
+    /** The fleet's witness could not record a block (ZooKeeper or Redis down): nothing of it is served. */
+    @ExceptionHandler(WitnessException.class)
+    ResponseEntity<ProblemDetail> witnessUnavailable(WitnessException e, HttpServletRequest request) {
+        refusals.warn("witness-unavailable", masked("Witness failure answered with 503: " + e.getMessage()));
+        return problem(request, ProblemType.STORE_UNAVAILABLE, e.getMessage()
+                + "; IDs are refused with 503 until the witness answers", 1);
+    }
+
     @ExceptionHandler(LeafException.class)
     ResponseEntity<ProblemDetail> otherLeafFailure(LeafException e, HttpServletRequest request) {
         log.error("Unmapped Leaf failure", e);
@@ -254,6 +270,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     private ResponseEntity<ProblemDetail> problem(HttpServletRequest request, ProblemType type, String detail,
             long retryAfterSeconds) {
         return Problems.response(type, disclosure.shown(request, detail), retryAfterSeconds);
+    }
+
+    /** Whether the failure is two databases at once, which only an operator ends: no "retry". */
+    private static boolean foundTwice(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof FoundTwiceException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String masked(String text) {

@@ -2,6 +2,7 @@ package org.leafid.server.segment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,6 +50,24 @@ class FleetWitnessRestoreTest {
         try (TestingServer zookeeper = new TestingServer(true)) {
             restoreUnderNewPods(TestDatabase.get(), List.of("--leaf.witness.fleet=zookeeper",
                     "--leaf.snowflake.zk.address=" + zookeeper.getConnectString()));
+        }
+    }
+
+    /** A witness that cannot be reached refuses the block: 503 store-unavailable naming it, nothing served. */
+    @Test
+    void aWitnessThatIsDownIsA503NamingIt() throws Exception {
+        TestDatabase database = TestDatabase.get();
+        String tag = database.newTag("witness-down", 1, STEP);
+        int nothingListens;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            nothingListens = probe.getLocalPort();
+        }
+        try (ConfigurableApplicationContext server = start(database, List.of("--leaf.witness.fleet=redis",
+                "--spring.data.redis.port=" + nothingListens, "--spring.data.redis.connect-timeout=500ms"),
+                "down-" + UUID.randomUUID().toString().substring(0, 8))) {
+            var answer = http(server).get("/api/segment/get/" + tag);
+            assertThat(answer.statusCode()).isEqualTo(503);
+            assertThat(answer.body()).contains("store-unavailable").contains("witness");
         }
     }
 

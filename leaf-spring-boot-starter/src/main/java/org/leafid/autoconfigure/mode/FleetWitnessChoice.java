@@ -29,13 +29,10 @@ public record FleetWitnessChoice(FleetWitness witness, String reason) {
         if (mode != null && mode.keptInRedis()) {
             return new FleetWitnessChoice(FleetWitness.REDIS, "leaf.witness.fleet=auto and worker ids from Redis");
         }
-        // Read as a word, not as shard's record: this package is below the modes' packages.
-        if (LeafSwitchCondition.isOn(environment, "leaf.shard.enable", false) && Binder.get(environment)
-                .bind("leaf.shard.buffer", String.class).map("redis"::equalsIgnoreCase).orElse(false)) {
-            return new FleetWitnessChoice(FleetWitness.REDIS, "leaf.witness.fleet=auto and shard mode's Redis buffer");
-        }
-        return new FleetWitnessChoice(FleetWitness.NONE, "leaf.witness.fleet=auto and neither ZooKeeper nor Redis"
-                + " configured for Leaf (worker ids, shard buffer)");
+        // Not for shard mode's Redis buffer alone: it is there to ride out a Redis outage on memory blocks,
+        // and a witness in Redis would turn every Redis outage into refusals (leaf.witness.fleet=redis says so).
+        return new FleetWitnessChoice(FleetWitness.NONE, "leaf.witness.fleet=auto and no worker ids from ZooKeeper"
+                + " or Redis");
     }
 
     /** The name of the fleet witness's bean, which the segment allocator looks for. */

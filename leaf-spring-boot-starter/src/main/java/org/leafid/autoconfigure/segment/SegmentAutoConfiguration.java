@@ -124,7 +124,8 @@ public class SegmentAutoConfiguration {
     @ConditionalOnMissingBean
     SegmentAllocator segmentAllocator(SegmentStore segmentStore, SegmentProperties properties,
             InstantSource leafClock, ThreadPoolExecutor segmentLoader, SegmentMeters segmentMeters,
-            SegmentLoadOutcomes segmentLoadOutcomes, JdbcProperties jdbc, DataDirWitness segmentWitness,
+            SegmentLoadOutcomes segmentLoadOutcomes, JdbcProperties jdbc,
+            @Qualifier("segmentWitness") DataDirWitness segmentWitness,
             @Qualifier(FleetWitnessChoice.BEAN) ObjectProvider<FleetReservationWitness> fleetWitness) {
         FleetReservationWitness fleet = fleetWitness.getIfAvailable();
         SegmentSettings settings = new SegmentSettings(new StepPolicy(properties.maxStep(), StepPolicy.DEFAULT_TARGET),

@@ -93,7 +93,7 @@ public class ShardAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean(name = "shardBlockWitness")
-    ReservationWitness shardBlockWitness(DataDirWitness shardWitness,
+    ReservationWitness shardBlockWitness(@Qualifier("shardWitness") DataDirWitness shardWitness,
             @Qualifier(FleetWitnessChoice.BEAN) ObjectProvider<FleetReservationWitness> fleetWitness) {
         FleetReservationWitness fleet = fleetWitness.getIfAvailable();
         return fleet == null ? shardWitness : ReservationWitness.both(shardWitness, fleet.forTable("id_alloc"));

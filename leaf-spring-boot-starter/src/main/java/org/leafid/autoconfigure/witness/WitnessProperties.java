@@ -9,10 +9,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * {@code leaf.witness.*}.
  *
- * @param fleet where every server claims each segment block before serving it, so that a restored or
- *     lagging database is caught exactly, whatever the data directories: {@code auto} (ZooKeeper when
- *     the worker-id mode uses it, else Redis when the worker-id mode or shard mode's buffer uses it),
- *     {@code none}, {@code redis}, {@code zookeeper}
+ * @param fleet where every server claims each segment and shard block before serving it, so that a
+ *     restored or lagging database is caught exactly, whatever the data directories: {@code auto}
+ *     (ZooKeeper when the worker-id mode uses it, else Redis when the worker-id mode uses it; not for
+ *     shard mode's Redis buffer alone, which rides out a Redis outage on memory blocks), {@code none},
+ *     {@code redis}, {@code zookeeper}
  * @param namespace the fleet's name in the witness's keys and paths; unset, {@code leaf.name}. Fleets
  *     that share a Redis or ZooKeeper and have tags of the same name need one each
  */

@@ -53,20 +53,22 @@ public final class ZkReservationWitness implements FleetReservationWitness {
             throw new IllegalArgumentException("a block is [start, end) with start < end: [" + start + ", " + end + ")");
         }
         String path = root + key;
+        // One id for every attempt: a write that landed although its answer was lost is found as this claim's.
+        String claim = WitnessedBlocks.newClaimId();
         try {
             for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
                 Stat stat = new Stat();
                 WitnessedBlocks witnessed = read(path, stat);
                 if (witnessed == null) {
                     try {
-                        zookeeper.create().creatingParentsIfNeeded()
-                                .forPath(path, WitnessedBlocks.EMPTY.claim(start, end, KEPT_BLOCKS).next().toBytes());
+                        byte[] first = WitnessedBlocks.EMPTY.claim(start, end, claim, KEPT_BLOCKS).next().toBytes();
+                        zookeeper.create().creatingParentsIfNeeded().forPath(path, first);
                         return Long.MIN_VALUE;
                     } catch (KeeperException.NodeExistsException another) {
                         continue; // another server created it first: read it
                     }
                 }
-                WitnessedBlocks.Claimed claimed = witnessed.claim(start, end, KEPT_BLOCKS);
+                WitnessedBlocks.Claimed claimed = witnessed.claim(start, end, claim, KEPT_BLOCKS);
                 if (claimed.next() != witnessed) {
                     try {
                         zookeeper.setData().withVersion(stat.getVersion()).forPath(path, claimed.next().toBytes());
