@@ -291,7 +291,7 @@ public final class SegmentIdGenerator implements IdGenerator {
         long wanted = lastLoadMillis < 0
                 ? 1 // first load: exactly the row's step
                 : stepPolicy.next(step, rowStep, Duration.ofMillis(startedAt - lastLoadMillis));
-        AllocRow row = store.reserve(tag, wanted);
+        AllocRow row = reserve(wanted, reservedUpTo);
         long size = Math.max(wanted, row.step());
         // Nothing below floor is served. A row answered below the end of this generator's blocks went
         // back; other servers may have reserved above that end since this one last looked, unseen by
@@ -308,9 +308,9 @@ public final class SegmentIdGenerator implements IdGenerator {
             for (int catchUps = 0; catchUps < MAX_CATCH_UPS && row.maxId() <= floor; catchUps++) {
                 // A reservation large enough to carry max_id past the floor (again if the row went back
                 // once more meanwhile).
-                long behind = floor - row.maxId();
-                long catchUp = SaturatedMath.add(behind, Math.max(wanted, row.step()));
-                row = store.reserve(tag, catchUp);
+                long catchUp = store instanceof FloorSegmentStore ? Math.max(wanted, row.step())
+                        : SaturatedMath.add(floor - row.maxId(), Math.max(wanted, row.step()));
+                row = reserve(catchUp, floor);
                 size = Math.max(catchUp, row.step());
             }
             start = row.maxId() - size;
@@ -358,6 +358,17 @@ public final class SegmentIdGenerator implements IdGenerator {
             log.info("Tag '{}': step changed from {} to {} (row step {})", tag, previousStep, step, row.step());
         }
         return loaded;
+    }
+
+    /**
+     * A block of the row: from a store that can start it above a number ({@link FloorSegmentStore}:
+     * one of several), one at or above {@code from}, so that a switch of store never answers below
+     * what this server served; from one store, Leaf's plain reservation, checked by the caller.
+     */
+    private AllocRow reserve(long requestedStep, long from) {
+        return store instanceof FloorSegmentStore floored
+                ? floored.reserveFrom(tag, requestedStep, from)
+                : store.reserve(tag, requestedStep);
     }
 
     /**

@@ -79,7 +79,7 @@ public final class GuardedReservation {
 
     private <B> B reserveOnce(ReservationSteps<B> steps) {
         try {
-            if (oneTrip) {
+            if (oneTrip && steps.oneTrip()) {
                 B block = reserveInOneTrip(steps);
                 if (block != null) {
                     return block;
@@ -153,12 +153,18 @@ public final class GuardedReservation {
             long mark = identity.markVerified(session, marks.name(key));
             marks.seen();
             if (maxId - size < mark) {
-                if (mark > Long.MAX_VALUE - size) {
+                long start;
+                try {
+                    start = steps.startAbove(mark, size);
+                } catch (ArithmeticException noRoom) {
                     throw steps.noRoomAbove(row, mark);
                 }
-                steps.moveMaxIdTo(session, mark + size);
-                marks.movedBack(key, maxId - size, mark, mark + size);
-                maxId = mark + size;
+                if (start > Long.MAX_VALUE - size) {
+                    throw steps.noRoomAbove(row, mark);
+                }
+                steps.moveMaxIdTo(session, start + size);
+                marks.movedBack(key, maxId - size, mark, start + size);
+                maxId = start + size;
             }
             marks.raise(session, key, maxId, mark);
             session.commit();

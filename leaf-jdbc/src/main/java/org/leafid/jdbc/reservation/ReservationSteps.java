@@ -31,6 +31,22 @@ public interface ReservationSteps<B> {
      */
     Advanced advance(SqlSession session);
 
+    /**
+     * Whether the block may be reserved in one statement where the database can: not when its place
+     * is computed from the row (one of several stores, whose blocks lie in their own stripes).
+     */
+    default boolean oneTrip() {
+        return true;
+    }
+
+    /**
+     * Where a block of {@code size} numbers of a row found below its mark starts: at the mark, or
+     * the first place above it the table's numbering allows (one of several stores: its own stripe).
+     */
+    default long startAbove(long mark, long size) {
+        return mark;
+    }
+
     /** Moves the row's {@code max_id}, in the caller's transaction, past a mark it was found below. */
     void moveMaxIdTo(SqlSession session, long maxId);
 

@@ -71,63 +71,15 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
         if (requestedStep < 1) {
             throw new IllegalArgumentException("requestedStep must be at least 1: " + requestedStep);
         }
-        return reservation.reserve(new TagSteps(tag, requestedStep));
+        return reservation.reserve(new LeafAllocSteps(tag, requestedStep));
     }
 
     /**
-     * One tag's row: Leaf's UPDATE {@code max_id = max_id + GREATEST(requested, step)}, then SELECT;
-     * the block is {@code [max_id - size, max_id)}.
+     * A block of a row reserved another way than Leaf's (one of several stores: inside its own
+     * stripes), through the same pipeline: retries, the store's identity, the high-water mark.
      */
-    private record TagSteps(String tag, long requestedStep) implements ReservationSteps<AllocRow> {
-
-        @Override
-        public String markKey() {
-            return tag;
-        }
-
-        @Override
-        public OneTripReservation reserveInOneTrip(SqlSession session, String markName) {
-            return session.getMapper(LeafAllocOneTripMapper.class).reserve(tag, requestedStep, markName);
-        }
-
-        @Override
-        public Advanced advance(SqlSession session) {
-            LeafAllocMapper mapper = session.getMapper(LeafAllocMapper.class);
-            int updated = mapper.advanceMaxId(tag, requestedStep);
-            AllocRow row = mapper.find(tag);
-            if (row == null) {
-                throw new UnknownTagException(tag);
-            }
-            if (updated == 0) {
-                throw new TagExhaustedException(tag, row.maxId(), size(row.step()));
-            }
-            return new Advanced(row.maxId(), row.step(), 0);
-        }
-
-        @Override
-        public void moveMaxIdTo(SqlSession session, long maxId) {
-            session.getMapper(LeafAllocMapper.class).moveMaxIdTo(tag, maxId);
-        }
-
-        @Override
-        public long size(int step) {
-            return Math.max(requestedStep, step);
-        }
-
-        @Override
-        public AllocRow block(long maxId, int step) {
-            return new AllocRow(tag, maxId, step);
-        }
-
-        @Override
-        public RuntimeException noRoomAbove(Advanced row, long mark) {
-            return new TagExhaustedException(tag, mark, size(row.step()));
-        }
-
-        @Override
-        public RuntimeException failure(String detail, Throwable cause) {
-            return new SegmentStoreException(tag, "no block could be reserved" + detail, cause);
-        }
+    public AllocRow reserve(ReservationSteps<AllocRow> steps) {
+        return reservation.reserve(steps);
     }
 
     /** The retries of reservations the database answered "try again", for the meters. */
