@@ -22,7 +22,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
  * {@code spring-boot-configuration-processor} writes for the {@code @ConfigurationProperties}
  * records (plus {@code additional-spring-configuration-metadata.json}): one source of truth, so a
  * key added to a record is known here without a second list. Keys compare relaxed
- * ({@code workIdMap} = {@code work-id-map}); a Map-typed key accepts any key below it.
+ * ({@code workIdMap} = {@code work-id-map}); a Map- or List-typed key accepts any key below it.
  */
 public final class LeafKeys {
 
@@ -53,7 +53,9 @@ public final class LeafKeys {
                 ConfigurationPropertyName key = ConfigurationPropertyName.of(name);
                 keys.add(key);
                 names.add(name);
-                if (type.startsWith("java.util.Map")) {
+                // A list's items are written with an index (leaf.jdbc.stores[0].url); the metadata has no
+                // entry below a list, and a misspelt field of an item leaves the field empty, which its record refuses.
+                if (type.startsWith("java.util.Map") || type.startsWith("java.util.List")) {
                     openPrefixes.add(key);
                 }
             }

@@ -8,7 +8,6 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.leafid.core.Sleeper;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStore;
-import org.leafid.core.segment.SegmentTagCreator;
 import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.TagExhaustedException;
 import org.leafid.core.segment.UnknownTagException;
@@ -36,7 +35,7 @@ import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
  * {@link #insert}, {@link #changeStep}): one repository of {@code leaf_alloc}, one bean, so the
  * allocator and the admin API cannot see two different stores.
  */
-public final class LeafAllocRepository implements SegmentStore, SegmentTagCreator {
+public final class LeafAllocRepository implements SegmentStore, LeafAllocTable {
 
     /** The script that creates the table, named in the hint when it is missing. */
     public static final String TABLE_SCRIPT = SqlDialect.scripts("leaf_alloc.sql");
@@ -109,7 +108,7 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
     // The tags view and the admin API: plain statements with bound parameters, so a change made
     // here is exactly an operator's SQL edit and every instance picks it up the same way.
 
-    /** Every row, sorted by tag. */
+    @Override
     public List<TagRow> rows() {
         try (SqlSession session = sessions.openSession(true)) {
             return List.copyOf(session.getMapper(LeafAllocMapper.class).rows());
@@ -118,6 +117,7 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
         }
     }
 
+    @Override
     public Optional<TagRow> row(String tag) {
         try (SqlSession session = sessions.openSession(true)) {
             return Optional.ofNullable(session.getMapper(LeafAllocMapper.class).row(tag));
@@ -126,11 +126,8 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
         }
     }
 
-    /**
-     * Inserts a row and returns it as stored (with the database's {@code update_time}).
-     *
-     * @return empty when the tag already has a row: the primary key refused the insert
-     */
+    /** Inserts a row and returns it as stored (with the database's {@code update_time}). */
+    @Override
     public Optional<TagRow> insert(String tag, long maxId, int step, String description) {
         try (SqlSession session = sessions.openSession(false)) {
             LeafAllocMapper mapper = session.getMapper(LeafAllocMapper.class);
@@ -153,15 +150,16 @@ public final class LeafAllocRepository implements SegmentStore, SegmentTagCreato
     @Override
     public void createIfMissing(String tag, int step, String description) {
         if (row(tag).isEmpty()) {
-            insert(tag, Math.max(1, marks().highest(tag)), step, description);
+            insert(tag, Math.max(1, highestMark(tag)), step, description);
         }
     }
 
-    /**
-     * Sets a row's step and returns the row after the change.
-     *
-     * @return empty when the tag has no row
-     */
+    @Override
+    public long highestMark(String tag) {
+        return marks().highest(tag);
+    }
+
+    @Override
     public Optional<TagRow> changeStep(String tag, int step) {
         try (SqlSession session = sessions.openSession(false)) {
             LeafAllocMapper mapper = session.getMapper(LeafAllocMapper.class);

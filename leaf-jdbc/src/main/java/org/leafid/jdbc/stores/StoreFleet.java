@@ -41,8 +41,16 @@ public final class StoreFleet {
     /** A store that is not the one the fleet recorded at its place: nothing is reserved from it. */
     public static final class MismatchException extends IllegalStateException {
 
-        MismatchException(String reason) {
+        private final String key;
+
+        MismatchException(String key, String reason) {
             super(reason);
+            this.key = key;
+        }
+
+        /** The configuration key to look at. */
+        public String key() {
+            return key;
         }
     }
 
@@ -122,7 +130,7 @@ public final class StoreFleet {
     private void refuseNewInPlaceOfKnown(Member member) {
         Long known = tokens.get(member.stripes().index());
         if (known != null) {
-            throw new MismatchException(member.key() + " (" + member.where() + ") has no record of the fleet, while"
+            throw new MismatchException(member.key(), member.key() + " (" + member.where() + ") has no record of the fleet, while"
                     + " another store recorded one for store " + member.stripes().index() + ": a new or emptied"
                     + " database in place of that store, which may lack the numbers it gave. Nothing is reserved"
                     + " from it; point the url back at the store, or retire it and add a new one"
@@ -133,30 +141,30 @@ public final class StoreFleet {
     private void verify(Member member, FleetRecord.Read record) {
         Stripes stripes = member.stripes();
         if (record.stores() == null || record.stores() != stripes.stores()) {
-            throw new MismatchException("leaf.jdbc.stores lists " + stripes.stores() + " stores, but " + member.key()
+            throw new MismatchException("leaf.jdbc.stores", "leaf.jdbc.stores lists " + stripes.stores() + " stores, but " + member.key()
                     + " (" + member.where() + ") belongs to a fleet of " + record.stores() + ": list every store of"
                     + " the fleet, in the order they were first listed");
         }
         if (record.index() == null || record.index() != stripes.index()) {
-            throw new MismatchException(member.key() + " (" + member.where() + ") reaches the database recorded as"
+            throw new MismatchException(member.key(), member.key() + " (" + member.where() + ") reaches the database recorded as"
                     + " store " + record.index() + ": the stores are listed in another order, one is listed twice, or"
                     + " it is a copy of store " + record.index() + ". List them in the order they were first listed");
         }
         if (record.width() == null || record.width() != stripes.width() || record.base() == null
                 || record.base() != stripes.base()) {
-            throw new MismatchException("leaf.jdbc.stripe-width is " + stripes.width() + " (numbering from "
+            throw new MismatchException("leaf.jdbc.stripe-width", "leaf.jdbc.stripe-width is " + stripes.width() + " (numbering from "
                     + stripes.base() + "), but " + member.key() + " recorded stripes of " + record.width()
                     + " from " + record.base() + ": every server of the fleet needs the same stripe width");
         }
         Long known = tokens.get(stripes.index());
         if (known != null && !known.equals(record.token())) {
-            throw new MismatchException(member.key() + " (" + member.where() + ") is not the database the other"
+            throw new MismatchException(member.key(), member.key() + " (" + member.where() + ") is not the database the other"
                     + " stores recorded as store " + stripes.index() + " (another token): a new database set up"
                     + " in its place, or a store of another fleet. Nothing is reserved from it");
         }
         for (Map.Entry<Integer, Long> other : tokens.entrySet()) {
             if (other.getKey() != stripes.index() && other.getValue().equals(record.token())) {
-                throw new MismatchException(member.key() + " and leaf.jdbc.stores[" + other.getKey() + "].url reach"
+                throw new MismatchException(member.key(), member.key() + " and leaf.jdbc.stores[" + other.getKey() + "].url reach"
                         + " the same store, or one is a copy of the other: nothing is reserved from "
                         + member.key());
             }

@@ -6,7 +6,7 @@ import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.core.segment.UnknownTagException;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
-import org.leafid.jdbc.segment.LeafAllocRepository;
+import org.leafid.jdbc.segment.LeafAllocTable;
 import org.leafid.server.problem.InvalidKeyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,10 +36,10 @@ class AdminController {
 
     private static final Logger log = LoggerFactory.getLogger(AdminController.class);
 
-    private final LeafAllocRepository table;
+    private final LeafAllocTable table;
     private final SegmentAllocator allocator;
 
-    AdminController(LeafAllocRepository table, SegmentAllocator allocator) {
+    AdminController(LeafAllocTable table, SegmentAllocator allocator) {
         this.table = table;
         this.allocator = allocator;
     }
@@ -50,7 +50,7 @@ class AdminController {
         if (table.row(request.tag()).isPresent()) {
             throw new TagExistsException(request.tag());
         }
-        long mark = table.marks().highest(request.tag());
+        long mark = table.highestMark(request.tag());
         if (request.maxId() < mark) {
             throw new BelowHighWaterException("Tag '" + request.tag() + "' had numbers up to " + (mark - 1)
                     + " reserved before its row was deleted (leaf_high_water keeps " + mark + "); created with maxId "

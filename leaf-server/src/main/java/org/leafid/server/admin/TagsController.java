@@ -3,7 +3,7 @@ package org.leafid.server.admin;
 import java.util.List;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.core.segment.UnknownTagException;
-import org.leafid.jdbc.segment.LeafAllocRepository;
+import org.leafid.jdbc.segment.LeafAllocTable;
 import org.leafid.server.problem.InvalidKeyException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -21,9 +21,9 @@ import org.springframework.web.bind.annotation.RestController;
 @ConditionalOnLeafSwitch("leaf.segment.enable")
 class TagsController {
 
-    private final LeafAllocRepository table;
+    private final LeafAllocTable table;
 
-    TagsController(LeafAllocRepository table) {
+    TagsController(LeafAllocTable table) {
         this.table = table;
     }
 

@@ -25,6 +25,7 @@ import org.leafid.autoconfigure.shard.ShardMeters;
 import org.leafid.autoconfigure.snowflake.SnowflakeProperties;
 import org.leafid.core.LeafException;
 import org.leafid.core.format.FormattedIds;
+import org.leafid.core.segment.MultiStoreSegmentStore;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentBufferView;
 import org.leafid.core.shard.ShardApp;
@@ -86,6 +87,7 @@ class StatusPageController {
     private final ObjectProvider<WorkerIdModeChoice> workerIdModeChoice;
     private final boolean apiDocs;
     private final Disclosure disclosure;
+    private final ObjectProvider<MultiStoreSegmentStore> severalStores;
 
     StatusPageController(LeafProperties leaf, JdbcProperties jdbc, SegmentProperties segmentProperties,
             SnowflakeProperties snowflakeProperties, ObjectProvider<SegmentAllocator> segmentAllocator,
@@ -96,7 +98,7 @@ class StatusPageController {
             ObjectProvider<ShardMeters> shardMeters, ObjectProvider<ShardBufferStatus> shardBuffer,
             ObjectProvider<ShardAppRefresher> shardRefresher, ObjectProvider<SnowflakeLayout> snowflakeLayout,
             ObjectProvider<WorkerIdModeChoice> workerIdModeChoice, HttpProperties http, Disclosure disclosure,
-            ObjectProvider<FormattedIds> formattedIds) {
+            ObjectProvider<FormattedIds> formattedIds, ObjectProvider<MultiStoreSegmentStore> severalStores) {
         this.workerIdModeChoice = workerIdModeChoice;
         this.formattedIds = formattedIds;
         this.leaf = leaf;
@@ -119,6 +121,7 @@ class StatusPageController {
         this.snowflakeLayout = snowflakeLayout;
         this.apiDocs = http.apiDocs();
         this.disclosure = disclosure;
+        this.severalStores = severalStores;
     }
 
     /**
@@ -229,10 +232,27 @@ class StatusPageController {
         if (dataSource.embedded()) {
             return "embedded H2, file " + EmbeddedDatabase.file(leaf.dataDir());
         }
+        MultiStoreSegmentStore stores = jdbc.severalStores() ? severalStores.getIfAvailable() : null;
+        if (stores != null) {
+            return severalStoresText(stores);
+        }
         if (jdbc.embedded()) {
             return dataSource.url(); // the application's DataSource
         }
         return JdbcUrls.withoutPassword(dataSource.url()) + (jdbc.username().isEmpty() ? "" : " as " + jdbc.username());
+    }
+
+    /** Each store of {@code leaf.jdbc.stores}: whether it answers, its last block, when it last answered. */
+    private String severalStoresText(MultiStoreSegmentStore stores) {
+        long now = clock.millis();
+        List<String> lines = new ArrayList<>();
+        for (MultiStoreSegmentStore.StoreStatus store : stores.status()) {
+            String answered = store.lastAnswerMillis() == 0 ? "never answered"
+                    : "answered " + (now - store.lastAnswerMillis()) / 1000.0 + " s ago";
+            lines.add(store.name() + " " + store.where() + ": " + (store.up() ? "UP" : "DOWN (" + store.lastFailure()
+                    + ")") + ", " + store.blocks() + " blocks, last ending " + store.lastBlockEnd() + ", " + answered);
+        }
+        return stores.status().size() + " stores (leaf.jdbc.stores): " + String.join("; ", lines);
     }
 
     private StatusPage.SnowflakeSection snowflake(UnaryOperator<String> shown) {

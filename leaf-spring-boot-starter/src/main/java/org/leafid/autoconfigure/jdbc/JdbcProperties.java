@@ -3,6 +3,7 @@ package org.leafid.autoconfigure.jdbc;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafValues;
@@ -27,6 +28,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     every {@code leaf_alloc} and {@code id_alloc} row after a failover or restore to a server with
  *     another identity, one row when a server finds it below blocks it reserved; 0 for none (only
  *     with synchronous replication, see docs/databases.md)
+ * @param stores several independent databases instead of {@code url} (at least 2, MySQL's kind or
+ *     PostgreSQL, mixed as needed): each gives segment blocks only from numbers of its own, and blocks
+ *     keep coming while any one answers (see docs/databases.md, "Several stores"). The first is
+ *     also the database of every other table (formats' definitions, shard mode, worker ids)
+ * @param stripeWidth with several stores, how many consecutive numbers each store owns in turn: at
+ *     least {@code leaf.segment.max-step}, and the same on every server of the fleet (each store
+ *     records it)
+ * @param storeTimeout with several stores, how long one may take to give a block before the next
+ *     is asked; a store that fails or stalls is skipped and asked again in the background
  */
 @ConfigurationProperties("leaf.jdbc")
 public record JdbcProperties(
@@ -36,9 +46,36 @@ public record JdbcProperties(
         @DefaultValue("8") int poolSize,
         @DefaultValue("2s") Duration connectTimeout,
         @DefaultValue("5s") Duration queryTimeout,
-        @DefaultValue("1000") long wentBackSkipBlocks) {
+        @DefaultValue("1000") long wentBackSkipBlocks,
+        List<StoreProperties> stores,
+        @DefaultValue("1000000") long stripeWidth,
+        @DefaultValue("1s") Duration storeTimeout) {
+
+    /**
+     * One of several stores, {@code leaf.jdbc.stores[k]}.
+     *
+     * @param url JDBC url of the store: {@code jdbc:mysql:…}, {@code jdbc:mariadb:…} or {@code jdbc:postgresql:…}
+     * @param username database user
+     * @param password database password
+     */
+    public record StoreProperties(String url, @DefaultValue("") String username, @DefaultValue("") String password) {
+
+        @Override
+        public String toString() {
+            return "StoreProperties[url=" + JdbcUrls.withoutPassword(url) + ", username=" + username + "]";
+        }
+    }
 
     public JdbcProperties {
+        stores = stores == null ? List.of() : List.copyOf(stores);
+        if (!stores.isEmpty()) {
+            checkStores(url, stores);
+        }
+        LeafValues.requireBetween("leaf.jdbc.stripe-width", stripeWidth, 1, Long.MAX_VALUE / 4);
+        if (storeTimeout.isNegative() || storeTimeout.isZero()) {
+            throw new LeafConfigurationException("leaf.jdbc.store-timeout", "is " + storeTimeout + ".",
+                    "Set a positive duration, e.g. 1s.");
+        }
         LeafValues.requireBetween("leaf.jdbc.pool-size", poolSize, 1, 256);
         LeafValues.requireBetween("leaf.jdbc.went-back-skip-blocks", wentBackSkipBlocks, 0, 1_000_000_000);
         if (url != null && !url.isBlank() && SqlDialect.ofUrl(url).isEmpty()) {
@@ -61,6 +98,35 @@ public record JdbcProperties(
 
     private static final String MARIADB_SCHEME = "jdbc:mariadb:";
 
+    private static void checkStores(String url, List<StoreProperties> stores) {
+        if (url != null && !url.isBlank()) {
+            throw new LeafConfigurationException("leaf.jdbc.url", "and leaf.jdbc.stores[0].url are both set: one"
+                    + " database, or several.", "Keep leaf.jdbc.url for one database, or list every database under"
+                    + " leaf.jdbc.stores[k].url and remove leaf.jdbc.url.");
+        }
+        if (stores.size() < 2) {
+            throw new LeafConfigurationException("leaf.jdbc.stores", "lists one store.", "Several stores are at"
+                    + " least two; for one database set leaf.jdbc.url instead.");
+        }
+        for (int k = 0; k < stores.size(); k++) {
+            String storeUrl = stores.get(k).url();
+            String key = "leaf.jdbc.stores[" + k + "].url";
+            if (storeUrl == null || storeUrl.isBlank()) {
+                throw new LeafConfigurationException(key, "is empty.", "Set the JDBC url of store " + k
+                        + " (the embedded database cannot be one of several stores).");
+            }
+            if (SqlDialect.ofUrl(storeUrl).isEmpty()) {
+                throw new LeafConfigurationException(key, "is " + JdbcUrls.withoutPassword(storeUrl.trim())
+                        + "…, not a database Leaf supports.", "Leaf supports " + SqlDialect.SUPPORTED + ".");
+            }
+        }
+    }
+
+    /** Whether blocks come from several independent databases ({@link #stores}). */
+    public boolean severalStores() {
+        return !stores.isEmpty();
+    }
+
     /** Whether a JDBC driver on the class path takes {@code url}: none, and the pool's first connection fails with a long trace. */
     private static boolean driverAccepts(String url) {
         try {
@@ -72,13 +138,13 @@ public record JdbcProperties(
     }
 
     public boolean embedded() {
-        return url == null || url.isBlank();
+        return (url == null || url.isBlank()) && stores.isEmpty();
     }
 
     @Override
     public String toString() {
         // never print the password
         return "JdbcProperties[url=" + JdbcUrls.withoutPassword(url) + ", username=" + username
-                + ", poolSize=" + poolSize + "]";
+                + ", poolSize=" + poolSize + ", stores=" + stores + "]";
     }
 }

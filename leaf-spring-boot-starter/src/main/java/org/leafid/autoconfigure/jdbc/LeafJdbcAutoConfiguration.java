@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import com.alibaba.druid.pool.DruidDataSource;
 import javax.sql.DataSource;
 import org.apache.ibatis.session.SqlSessionFactory;
@@ -61,8 +63,13 @@ public class LeafJdbcAutoConfiguration {
     @Bean
     @Lazy
     @ConditionalOnMissingBean
-    LeafDataSource leafDataSource(LeafProperties leaf, JdbcProperties jdbc, ObjectProvider<DataSource> applicationDataSource)
-            throws SQLException, IOException {
+    LeafDataSource leafDataSource(LeafProperties leaf, JdbcProperties jdbc, ObjectProvider<DataSource> applicationDataSource,
+            ObjectProvider<SeveralStores> severalStores) throws SQLException, IOException {
+        if (jdbc.severalStores()) {
+            SeveralStores stores = severalStores.getObject();
+            // The first store holds every table but leaf_alloc's blocks: formats, shard mode, worker ids.
+            return new LeafDataSource(stores.pool(0), stores.pool(0).getUrl(), false, false);
+        }
         if (jdbc.embedded()) {
             DataSource own = applicationDataSource.getIfUnique();
             long candidates = applicationDataSource.stream().count();
@@ -121,21 +128,60 @@ public class LeafJdbcAutoConfiguration {
                         shardOn && fleetWide));
     }
 
+    /**
+     * The databases of {@code leaf.jdbc.stores}, each with its own pool, checked against the fleet
+     * they recorded before this server serves anything from them.
+     */
+    @Bean(destroyMethod = "close")
+    @Lazy
+    @ConditionalOnMissingBean
+    @Conditional(SeveralStoresConfigured.class)
+    SeveralStores severalStores(JdbcProperties jdbc, Environment environment) throws SQLException {
+        long largestBlock = Binder.get(environment).bind("leaf.segment.max-step", Long.class)
+                .orElse(StepPolicy.DEFAULT_MAX_STEP);
+        if (jdbc.stripeWidth() < largestBlock) {
+            throw new LeafConfigurationException("leaf.jdbc.stripe-width", "is " + jdbc.stripeWidth()
+                    + ", below leaf.segment.max-step (" + largestBlock + "): a block must fit in one stripe.",
+                    "Set leaf.jdbc.stripe-width to at least " + largestBlock + " on a new fleet (it is recorded in"
+                            + " every store and cannot change later).");
+        }
+        List<DruidDataSource> pools = new ArrayList<>();
+        try {
+            for (int k = 0; k < jdbc.stores().size(); k++) {
+                JdbcProperties.StoreProperties store = jdbc.stores().get(k);
+                pools.add(pool("leaf-store-" + k, store.url(), store.username(), store.password(), jdbc));
+            }
+            return SeveralStores.open(pools, jdbc, largestBlock);
+        } catch (RuntimeException | SQLException e) {
+            pools.forEach(DruidDataSource::close);
+            throw e;
+        }
+    }
+
     private static DruidDataSource pool(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {
-        DruidDataSource pool = new DruidDataSource();
-        pool.setName("leaf");
         if (jdbc.embedded()) {
             Path dir = leaf.dataDir().toAbsolutePath().normalize();
             Files.createDirectories(dir);
-            pool.setUrl(EmbeddedDatabase.url(dir));
-            pool.setUsername("sa");
-            pool.setPassword("");
             log.info("No leaf.jdbc.url: using the embedded H2 database in {}", dir);
-        } else {
-            pool.setUrl(jdbc.url());
-            pool.setUsername(jdbc.username());
-            pool.setPassword(jdbc.password());
+            DruidDataSource pool = pool("leaf", EmbeddedDatabase.url(dir), "sa", "", jdbc);
+            createEmbeddedSchema(pool);
+            return pool;
         }
+        return pool("leaf", jdbc.url(), jdbc.username(), jdbc.password(), jdbc);
+    }
+
+    /**
+     * Leaf's own pool on one database, sized and bounded by {@code leaf.jdbc.*}.
+     *
+     * @param name the pool's name (one of several stores: {@code leaf-store-k})
+     */
+    static DruidDataSource pool(String name, String url, String username, String password, JdbcProperties jdbc)
+            throws SQLException {
+        DruidDataSource pool = new DruidDataSource();
+        pool.setName(name);
+        pool.setUrl(url);
+        pool.setUsername(username);
+        pool.setPassword(password);
         pool.setInitialSize(0); // start even while the database is down; loads fail with 503 instead
         pool.setMinIdle(1);
         pool.setMaxActive(jdbc.poolSize());
@@ -151,9 +197,6 @@ public class LeafJdbcAutoConfiguration {
         // each failure at ERROR with a stack trace (hundreds a minute). Its logger is off in
         // application.properties; the segment store's own line names the cause once per interval.
         pool.init();
-        if (jdbc.embedded()) {
-            createEmbeddedSchema(pool);
-        }
         return pool;
     }
 

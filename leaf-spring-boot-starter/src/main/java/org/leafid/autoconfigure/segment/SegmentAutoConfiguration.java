@@ -13,11 +13,14 @@ import org.leafid.autoconfigure.LeafProperties;
 import org.leafid.autoconfigure.jdbc.HighWaterMeter;
 import org.leafid.autoconfigure.jdbc.JdbcProperties;
 import org.leafid.autoconfigure.jdbc.LeafJdbcAutoConfiguration;
+import org.leafid.autoconfigure.jdbc.SeveralStores;
+import org.leafid.autoconfigure.jdbc.SeveralStoresConfigured;
 import org.leafid.core.DaemonThreads;
 import org.leafid.core.Sleeper;
 import org.leafid.core.format.FormatDefinitionRegistry;
 import org.leafid.autoconfigure.mode.FleetWitnessChoice;
 import org.leafid.core.segment.FleetReservationWitness;
+import org.leafid.core.segment.MultiStoreSegmentStore;
 import org.leafid.core.segment.ReservationWitness;
 import org.leafid.core.segment.SegmentAllocator;
 import org.leafid.core.segment.SegmentSettings;
@@ -29,6 +32,8 @@ import org.leafid.jdbc.JdbcUrls;
 import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.format.FormatDefinitions;
 import org.leafid.jdbc.segment.LeafAllocRepository;
+import org.leafid.jdbc.segment.LeafAllocTable;
+import org.leafid.jdbc.stores.SeveralLeafAllocTables;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -36,8 +41,10 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
@@ -57,8 +64,36 @@ public class SegmentAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean(SegmentStore.class)
+    @Conditional(OneStore.class)
     LeafAllocRepository segmentStore(SqlSessionFactory leafSqlSessions, StoreIdentityGuard storeIdentityGuard) {
         return new LeafAllocRepository(leafSqlSessions, Sleeper.system(), storeIdentityGuard);
+    }
+
+    /** {@code leaf.jdbc.stores}: blocks from whichever of several databases answers. */
+    @Bean
+    @ConditionalOnMissingBean(SegmentStore.class)
+    @Conditional(SeveralStoresConfigured.class)
+    MultiStoreSegmentStore severalStoresSegmentStore(SeveralStores severalStores) {
+        return severalStores.segmentStore();
+    }
+
+    /** With several stores, the tags view, the admin API and the formats write every store's leaf_alloc. */
+    @Bean
+    @ConditionalOnMissingBean(LeafAllocTable.class)
+    @Conditional(SeveralStoresConfigured.class)
+    SeveralLeafAllocTables severalStoresTables(SeveralStores severalStores) {
+        return severalStores.tables();
+    }
+
+    /** Not {@code leaf.jdbc.stores}: the one database of {@code leaf.jdbc.url} (or the embedded one). */
+    static class OneStore extends NoneNestedConditions {
+
+        OneStore() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @Conditional(SeveralStoresConfigured.class)
+        static class Several {}
     }
 
     /**
@@ -66,7 +101,7 @@ public class SegmentAutoConfiguration {
      * only beside Leaf's own table (declared after it), so that an application's own store opens no pool.
      */
     @Bean
-    @ConditionalOnBean(LeafAllocRepository.class)
+    @ConditionalOnBean(LeafAllocTable.class)
     @ConditionalOnMissingBean(FormatDefinitionRegistry.class)
     FormatDefinitions formatDefinitions(SqlSessionFactory leafSqlSessions) {
         return new FormatDefinitions(leafSqlSessions);
@@ -90,6 +125,9 @@ public class SegmentAutoConfiguration {
         if (segmentStore instanceof LeafAllocRepository table) {
             HighWaterMeter.register(meters, table.marks());
             HighWaterMeter.registerRetries(meters, table.retries());
+        }
+        if (segmentStore instanceof MultiStoreSegmentStore stores) {
+            StoreMeters.register(meters, stores);
         }
         return new SegmentMeters(meters);
     }
@@ -152,10 +190,21 @@ public class SegmentAutoConfiguration {
         SegmentHealthIndicator segmentHealthIndicator(SegmentAllocator segmentAllocator) {
             return new SegmentHealthIndicator(segmentAllocator);
         }
+
+        /** {@code segmentStores}: UP while one store of {@code leaf.jdbc.stores} answers. */
+        @Bean
+        @ConditionalOnMissingBean(name = "segmentStoresHealthIndicator")
+        @ConditionalOnBean(MultiStoreSegmentStore.class)
+        SegmentStoresHealthIndicator segmentStoresHealthIndicator(MultiStoreSegmentStore stores) {
+            return new SegmentStoresHealthIndicator(stores);
+        }
     }
 
     /** What the outage lines call the store; an application's own store by its class. */
     private static String storeName(SegmentStore store) {
+        if (store instanceof MultiStoreSegmentStore) {
+            return "No store of leaf.jdbc.stores";
+        }
         return store instanceof LeafAllocRepository table
                 ? "The database of leaf_alloc (" + JdbcUrls.withoutPassword(table.url()) + ")"
                 : "The segment store (" + store.getClass().getName() + ")";
