@@ -96,7 +96,9 @@ class ConfigurationReferenceTest {
             case "java.nio.file.Path" -> "path";
             case "java.util.List<java.lang.String>" -> "list of text, comma-separated";
             default -> javaType.startsWith("java.util.Map<java.lang.String,")
-                    ? "entries by name: `<key>.<name>.<field>`" : enumValues(javaType);
+                    ? "entries by name: `<key>.<name>.<field>`"
+                    : javaType.startsWith("java.util.List<org.leafid.")
+                            ? "entries by index from 0: `<key>[k].<field>`" : enumValues(javaType);
         };
     }
 
