@@ -21,6 +21,14 @@ public interface FloorSegmentStore extends SegmentStore {
      */
     AllocRow reserveFrom(String tag, long requestedStep, long from);
 
+    /**
+     * Whether the store gives blocks now: one listed but not (or no longer) a member of the fleet's
+     * numbering gives none, and is not asked.
+     */
+    default boolean serving() {
+        return true;
+    }
+
     @Override
     default AllocRow reserve(String tag, long requestedStep) {
         return reserveFrom(tag, requestedStep, Long.MIN_VALUE);

@@ -97,7 +97,7 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
         RuntimeException answer = null;
         for (boolean upPass : new boolean[] {true, false}) {
             for (Member member : members) {
-                if (member.up != upPass) {
+                if (member.up != upPass || !member.store.store().serving()) {
                     continue;
                 }
                 try {
@@ -114,7 +114,7 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
                 }
             }
         }
-        if (answer != null && failures.size() == members.size() && allAnswered()) {
+        if (answer != null && failures.size() == servingCount() && allAnswered()) {
             throw answer;
         }
         throw new SegmentStoreException(tag, "no store of leaf.jdbc.stores gave a block: "
@@ -122,7 +122,11 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
     }
 
     private boolean allAnswered() {
-        return members.stream().allMatch(member -> member.up);
+        return members.stream().filter(member -> member.store.store().serving()).allMatch(member -> member.up);
+    }
+
+    private long servingCount() {
+        return members.stream().filter(member -> member.store.store().serving()).count();
     }
 
     /** The tags of every store that answers: a tag created while a store was down is missing only there. */

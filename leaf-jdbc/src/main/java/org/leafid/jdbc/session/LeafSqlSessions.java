@@ -15,6 +15,7 @@ import org.leafid.jdbc.segment.LeafAllocOneTripMapper;
 import org.leafid.jdbc.shard.IdAllocMapper;
 import org.leafid.jdbc.shard.IdAllocOneTripMapper;
 import org.leafid.jdbc.shard.LeafShardMapper;
+import org.leafid.jdbc.stores.FleetMapper;
 import org.leafid.jdbc.worker.disposable.WorkerNodeMapper;
 import org.leafid.jdbc.worker.mysql.WorkerIdAllocMapper;
 
@@ -49,6 +50,7 @@ public final class LeafSqlSessions {
         configuration.addMapper(HighWaterMapper.class);
         configuration.addMapper(StoreIdentityMapper.class);
         configuration.addMapper(FormatDefinitionMapper.class);
+        configuration.addMapper(FleetMapper.class);
         if (dialect == SqlDialect.POSTGRESQL) {
             configuration.addMapper(LeafAllocOneTripMapper.class);
             configuration.addMapper(IdAllocOneTripMapper.class);

@@ -15,7 +15,28 @@ import org.leafid.jdbc.segment.LeafAllocSteps;
  * old {@code max_id} and the server's floor that lies inside one of this store's stripes;
  * {@code max_id} is set to the block's end.
  */
-record StripedTagSteps(LeafAllocSteps leaf, long from, Stripes stripes) implements ReservationSteps<AllocRow> {
+record StripedTagSteps(LeafAllocSteps leaf, long from, Stripes stripes, long generation)
+        implements ReservationSteps<AllocRow> {
+
+    /**
+     * The store serves another numbering than the one the stripes came from, or is frozen for a
+     * renumbering: nothing was reserved.
+     *
+     * @param generation the store's, or -1 while it is frozen
+     */
+    static final class OtherNumbering extends RuntimeException {
+
+        private final long generation;
+
+        OtherNumbering(long generation) {
+            super("the store serves numbering " + generation, null, false, false);
+            this.generation = generation;
+        }
+
+        long generation() {
+            return generation;
+        }
+    }
 
     @Override
     public String markKey() {
@@ -35,6 +56,12 @@ record StripedTagSteps(LeafAllocSteps leaf, long from, Stripes stripes) implemen
 
     @Override
     public Advanced advance(SqlSession session) {
+        // Under a shared lock on the store's generation, before the row moves: a renumbering freezes the
+        // store only after this transaction ends, and a reservation after it reads the store frozen.
+        Long served = session.getMapper(FleetMapper.class).generationShared();
+        if (served == null || served != generation) {
+            throw new OtherNumbering(served == null ? -2 : served);
+        }
         Advanced row = leaf.advance(session);
         long size = size(row.step());
         if (size > stripes.width()) {

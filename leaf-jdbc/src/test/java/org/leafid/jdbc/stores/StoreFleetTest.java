@@ -50,12 +50,17 @@ class StoreFleetTest {
     }
 
     private StoreFleet fleet(List<TestDatabase> databases, long width) {
+        return fleet(databases, width, new StoreState[databases.size()]);
+    }
+
+    /** @param states each store's, null for a member */
+    private StoreFleet fleet(List<TestDatabase> databases, long width, StoreState... states) {
         List<StoreFleet.Member> members = new ArrayList<>();
         for (int k = 0; k < databases.size(); k++) {
-            members.add(new StoreFleet.Member(sessions(databases.get(k)), new Stripes(1, width, databases.size(), k),
-                    databases.get(k).url()));
+            members.add(new StoreFleet.Member(sessions(databases.get(k)), k,
+                    states[k] == null ? StoreState.MEMBER : states[k], databases.get(k).url()));
         }
-        return new StoreFleet(members);
+        return new StoreFleet(members, width);
     }
 
     private List<TestDatabase> three() {
@@ -91,7 +96,8 @@ class StoreFleetTest {
         fleet(stores, WIDTH).checkAtStart();
         assertThatThrownBy(() -> fleet(stores.subList(0, 2), WIDTH).checkAtStart())
                 .isInstanceOf(StoreFleet.MismatchException.class)
-                .hasMessageContaining("leaf.jdbc.stores lists 2 stores").hasMessageContaining("a fleet of 3");
+                .hasMessageContaining("leaf.jdbc.stores lists 2 stores")
+                .hasMessageContaining("numbering 0 has store 2 as a member");
     }
 
     @Test
@@ -131,6 +137,16 @@ class StoreFleetTest {
                 .hasMessageContaining("leaf.jdbc.stripe-width is 200000").hasMessageContaining("stripes of 100000");
     }
 
+    @Test
+    void aStoreListedAsAMemberThatIsNotOneIsRefused() {
+        List<TestDatabase> stores = three();
+        fleet(stores.subList(0, 2), WIDTH).checkAtStart();
+        assertThatThrownBy(() -> fleet(stores, WIDTH).checkAtStart())
+                .isInstanceOf(StoreFleet.MismatchException.class)
+                .hasMessageContaining("leaf.jdbc.stores[2].url is listed as a member")
+                .hasMessageContaining("state=joining");
+    }
+
     /**
      * A store down at start is checked before its first block: a mismatch found then is a store that
      * gives nothing (a fault naming the key), not a start refused.
@@ -145,7 +161,7 @@ class StoreFleetTest {
         assertThatThrownBy(() -> second.reserveFrom(TAG, 1, 0)).isInstanceOf(SegmentStoreException.class)
                 .hasMessageContaining("leaf.jdbc.stores[1].url");
         AllocRow fromFirst = striped(fleet, swapped, 0).reserveFrom(TAG, 1, 0);
-        assertThat(new Stripes(1, WIDTH, 3, 0).owns(fromFirst.maxId() - 1)).isTrue();
+        assertThat(new Stripes(0, WIDTH, 3, 0).owns(fromFirst.maxId() - 1)).isTrue();
     }
 
     /**
@@ -158,15 +174,15 @@ class StoreFleetTest {
         StoreFleet fleet = fleet(stores, WIDTH);
         fleet.checkAtStart();
         StripedLeafAllocStore second = striped(fleet, stores, 1);
-        Stripes own = second.stripes();
+        Stripes own = fleet.current().stripes(1);
         AllocRow first = second.reserveFrom(TAG, 1, 0);
-        assertThat(first.maxId()).isEqualTo(WIDTH + 1 + 1_000);
+        assertThat(first.maxId()).isEqualTo(WIDTH + 1_000);
         AllocRow above = second.reserveFrom(TAG, 1, 450_000);
-        assertThat(above.maxId() - 1_000).as("inside stripe 4 (400001..500000, store 1's): at the floor")
+        assertThat(above.maxId() - 1_000).as("inside stripe 4 (400000..499999, store 1's): at the floor")
                 .isEqualTo(450_000);
         AllocRow next = second.reserveFrom(TAG, 1, 499_500);
         assertThat(next.maxId() - 1_000).as("too little room left in stripe 4: the start of stripe 7, store 1's next")
-                .isEqualTo(7 * WIDTH + 1);
+                .isEqualTo(7 * WIDTH);
         stores.get(1).update("UPDATE leaf_alloc SET max_id = 1 WHERE biz_tag = ?", TAG);
         AllocRow afterSetBack = second.reserveFrom(TAG, 1, 0);
         assertThat(afterSetBack.maxId() - 1_000).as("above the mark, inside an own stripe")
@@ -177,7 +193,6 @@ class StoreFleetTest {
     private StripedLeafAllocStore striped(StoreFleet fleet, List<TestDatabase> databases, int k) {
         SqlSessionFactory sessions = sessions(databases.get(k));
         return new StripedLeafAllocStore(new LeafAllocRepository(sessions, Sleeper.system(),
-                new StoreIdentityGuard(sessions, StoreIdentityGuard.DEFAULT_SKIP_BLOCKS)),
-                new Stripes(1, WIDTH, databases.size(), k), fleet);
+                new StoreIdentityGuard(sessions, StoreIdentityGuard.DEFAULT_SKIP_BLOCKS)), k, fleet, Sleeper.system());
     }
 }

@@ -9,6 +9,7 @@ import org.leafid.autoconfigure.LeafConfigurationException;
 import org.leafid.autoconfigure.LeafValues;
 import org.leafid.jdbc.JdbcUrls;
 import org.leafid.jdbc.SqlDialect;
+import org.leafid.jdbc.stores.StoreState;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -57,8 +58,12 @@ public record JdbcProperties(
      * @param url JDBC url of the store: {@code jdbc:mysql:…}, {@code jdbc:mariadb:…} or {@code jdbc:postgresql:…}
      * @param username database user
      * @param password database password
+     * @param state {@code member}; {@code joining} to add the store at the next renumbering
+     *     ({@code POST /api/admin/stores/renumber}); {@code retired} once a renumbering retired it (its
+     *     place stays, so the others keep theirs)
      */
-    public record StoreProperties(String url, @DefaultValue("") String username, @DefaultValue("") String password) {
+    public record StoreProperties(String url, @DefaultValue("") String username, @DefaultValue("") String password,
+            @DefaultValue("member") StoreState state) {
 
         @Override
         public String toString() {
@@ -111,6 +116,14 @@ public record JdbcProperties(
         for (int k = 0; k < stores.size(); k++) {
             String storeUrl = stores.get(k).url();
             String key = "leaf.jdbc.stores[" + k + "].url";
+            if (stores.get(k).state() == StoreState.RETIRED) {
+                if (k == 0) {
+                    throw new LeafConfigurationException("leaf.jdbc.stores[0].state", "is retired, but the first"
+                            + " store holds Leaf's other tables (formats, shard mode, worker ids).", "Keep store 0 a"
+                            + " member; retire another one.");
+                }
+                continue;
+            }
             if (storeUrl == null || storeUrl.isBlank()) {
                 throw new LeafConfigurationException(key, "is empty.", "Set the JDBC url of store " + k
                         + " (the embedded database cannot be one of several stores).");

@@ -22,6 +22,7 @@ import org.leafid.jdbc.PoolUrls;
 import org.leafid.jdbc.reservation.FleetWitnessedTables;
 import org.leafid.jdbc.reservation.StoreIdentityGuard;
 import org.leafid.jdbc.session.LeafSqlSessions;
+import org.leafid.jdbc.stores.StoreState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -149,11 +150,13 @@ public class LeafJdbcAutoConfiguration {
         try {
             for (int k = 0; k < jdbc.stores().size(); k++) {
                 JdbcProperties.StoreProperties store = jdbc.stores().get(k);
-                pools.add(pool("leaf-store-" + k, store.url(), store.username(), store.password(), jdbc));
+                // A retired store keeps its place, without a pool: nothing connects to it any more.
+                pools.add(store.state() == StoreState.RETIRED ? null
+                        : pool("leaf-store-" + k, store.url(), store.username(), store.password(), jdbc));
             }
             return SeveralStores.open(pools, jdbc, largestBlock);
         } catch (RuntimeException | SQLException e) {
-            pools.forEach(DruidDataSource::close);
+            pools.stream().filter(java.util.Objects::nonNull).forEach(DruidDataSource::close);
             throw e;
         }
     }
