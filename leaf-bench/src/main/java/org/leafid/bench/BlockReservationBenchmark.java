@@ -49,12 +49,28 @@ public class BlockReservationBenchmark {
 
     @Setup(Level.Trial)
     public void open() throws Exception {
-        boolean postgres = database.equals("postgresql");
+        pool = openDatabase(database, "leaf_bench");
+        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("DELETE FROM leaf_alloc WHERE biz_tag = '" + TAG + "'");
+            statement.executeUpdate("DELETE FROM leaf_high_water WHERE name = 'leaf_alloc:" + TAG + "'");
+            statement.executeUpdate("INSERT INTO leaf_alloc(biz_tag, max_id, step, description) VALUES ('"
+                    + TAG + "', 1, 1000, 'BlockReservationBenchmark')");
+        }
+        store = new LeafAllocRepository(LeafSqlSessions.create(pool,
+                database.equals("postgresql") ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL));
+    }
+
+    /**
+     * A pool on database {@code name} of the local MariaDB or PostgreSQL ({@code kind}), made when
+     * missing, with {@code leaf_alloc} and {@code leaf_high_water}.
+     */
+    static DruidDataSource openDatabase(String kind, String name) throws Exception {
+        boolean postgres = kind.equals("postgresql");
         String server = postgres ? "jdbc:postgresql://127.0.0.1:5432/" : "jdbc:mysql://127.0.0.1:3306/";
         String user = postgres ? "postgres" : "root";
-        createDatabase(server, user, postgres);
-        pool = new DruidDataSource();
-        pool.setUrl(server + "leaf_bench");
+        createDatabase(server, user, postgres, name);
+        DruidDataSource pool = new DruidDataSource();
+        pool.setUrl(server + name);
         pool.setUsername(user);
         pool.setPassword("");
         pool.setMaxActive(4);
@@ -70,13 +86,8 @@ public class BlockReservationBenchmark {
                 }
                 statement.execute(Files.readString(Path.of("sql/leaf_high_water.sql")).replace(";", ""));
             }
-            statement.executeUpdate("DELETE FROM leaf_alloc WHERE biz_tag = '" + TAG + "'");
-            statement.executeUpdate("DELETE FROM leaf_high_water WHERE name = 'leaf_alloc:" + TAG + "'");
-            statement.executeUpdate("INSERT INTO leaf_alloc(biz_tag, max_id, step, description) VALUES ('"
-                    + TAG + "', 1, 1000, 'BlockReservationBenchmark')");
         }
-        store = new LeafAllocRepository(LeafSqlSessions.create(pool,
-                postgres ? SqlDialect.POSTGRESQL : SqlDialect.MYSQL));
+        return pool;
     }
 
     @TearDown(Level.Trial)
@@ -89,21 +100,23 @@ public class BlockReservationBenchmark {
         return store.reserve(TAG, 1);
     }
 
-    private static void createDatabase(String server, String user, boolean postgres) throws SQLException {
+    private static void createDatabase(String server, String user, boolean postgres, String name)
+            throws SQLException {
         try (Connection connection = DriverManager.getConnection(server + (postgres ? "postgres" : ""), user, "")) {
             if (postgres) {
                 try (PreparedStatement exists = connection.prepareStatement(
-                        "SELECT 1 FROM pg_database WHERE datname = 'leaf_bench'")) {
+                        "SELECT 1 FROM pg_database WHERE datname = ?")) {
+                    exists.setString(1, name);
                     if (exists.executeQuery().next()) {
                         return;
                     }
                 }
                 try (Statement statement = connection.createStatement()) {
-                    statement.execute("CREATE DATABASE leaf_bench");
+                    statement.execute("CREATE DATABASE " + name);
                 }
             } else {
                 try (Statement statement = connection.createStatement()) {
-                    statement.execute("CREATE DATABASE IF NOT EXISTS leaf_bench");
+                    statement.execute("CREATE DATABASE IF NOT EXISTS " + name);
                 }
             }
         }

@@ -38,6 +38,7 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
 
     private final List<Member> members;
     private final Duration budget;
+    private final Duration warmUp;
     private final InstantSource clock;
     private final ExecutorService calls;
     private final ScheduledExecutorService probes;
@@ -63,8 +64,10 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
     /**
      * @param budget how long one store may take to answer a reservation before the next is asked
      * @param probeInterval how often a store marked down is asked whether it answers again
+     * @param warmUp how long a store found up again is asked after the others that stayed up
      */
-    public MultiStoreSegmentStore(List<Store> stores, Duration budget, Duration probeInterval, InstantSource clock) {
+    public MultiStoreSegmentStore(List<Store> stores, Duration budget, Duration probeInterval, Duration warmUp,
+            InstantSource clock) {
         if (stores.size() < 2) {
             throw new IllegalArgumentException("several stores are at least 2: " + stores.size());
         }
@@ -73,6 +76,7 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
         }
         this.members = stores.stream().map(Member::new).toList();
         this.budget = budget;
+        this.warmUp = warmUp;
         this.clock = clock;
         AtomicInteger threads = new AtomicInteger();
         this.calls = Executors.newCachedThreadPool(task -> daemon(task, "leaf-store-" + threads.incrementAndGet()));
@@ -88,16 +92,24 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
     }
 
     /**
-     * The block from the first store that answers: the stores up first, in order; then, when none
-     * of them did, those marked down, in case one answers again before its probe noticed.
+     * The order stores are asked in: those up for a while, those up again only lately (a database
+     * just restarted may still be recovering, and be slow for its first writes), those marked down.
+     */
+    private enum Pass { STEADY, WARMING, DOWN }
+
+    /**
+     * The block from the first store that answers: the stores steadily up first, in order; then
+     * those up again only lately; then, when none of them did, those marked down, in case one
+     * answers again before its probe noticed.
      */
     @Override
     public AllocRow reserveFrom(String tag, long requestedStep, long from) {
         List<String> failures = new ArrayList<>();
         RuntimeException answer = null;
-        for (boolean upPass : new boolean[] {true, false}) {
+        long now = clock.millis();
+        for (Pass pass : Pass.values()) {
             for (Member member : members) {
-                if (member.up != upPass || !member.store.store().serving()) {
+                if (member.pass(now) != pass || !member.store.store().serving()) {
                     continue;
                 }
                 try {
@@ -193,6 +205,8 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
         private final LongAdder blocks = new LongAdder();
         private final AtomicBoolean probing = new AtomicBoolean();
         private volatile boolean up = true;
+        /** When it was last found up again after being down (the clock's millis), 0 when never down. */
+        private volatile long upAgainAt;
         private volatile long lastBlockEnd;
         private volatile long lastAnswerMillis;
         private volatile String lastFailure;
@@ -227,9 +241,14 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
             }
         }
 
+        Pass pass(long now) {
+            return !up ? Pass.DOWN : now - upAgainAt < warmUp.toMillis() ? Pass.WARMING : Pass.STEADY;
+        }
+
         void answered() {
             lastAnswerMillis = clock.millis();
             if (!up) {
+                upAgainAt = lastAnswerMillis;
                 up = true;
                 log.info("Store {} ({}) answers again: its blocks are used again", store.name(), store.where());
             }

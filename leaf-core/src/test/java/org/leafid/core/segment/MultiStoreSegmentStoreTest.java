@@ -40,8 +40,12 @@ class MultiStoreSegmentStoreTest {
         for (int k = 0; k < stores.size(); k++) {
             named.add(new MultiStoreSegmentStore.Store("stores[" + k + "]", "memory " + k, stores.get(k)));
         }
+        return multi(named, Duration.ZERO);
+    }
+
+    private MultiStoreSegmentStore multi(List<MultiStoreSegmentStore.Store> named, Duration warmUp) {
         MultiStoreSegmentStore multi = new MultiStoreSegmentStore(named, Duration.ofMillis(200), Duration.ofMillis(50),
-                InstantSource.system());
+                warmUp, InstantSource.system());
         opened.add(multi);
         return multi;
     }
@@ -89,6 +93,29 @@ class MultiStoreSegmentStoreTest {
         assertThat(owner(back.maxId() - 1)).isZero();
         assertThat(back.maxId() - 1_000).as("store 0 pushed above store 1's block, never read back")
                 .isGreaterThanOrEqualTo(fromSecond.maxId());
+    }
+
+    /** A store found up again is asked after the others for a while: a restarted database may still be slow. */
+    @Test
+    void aStoreUpAgainIsAskedAfterTheOthersWhileItWarmsUp() {
+        List<MultiStoreSegmentStore.Store> named = new ArrayList<>();
+        for (int k = 0; k < stores.size(); k++) {
+            named.add(new MultiStoreSegmentStore.Store("stores[" + k + "]", "memory " + k, stores.get(k)));
+        }
+        MultiStoreSegmentStore multi = multi(named, Duration.ofMinutes(1));
+        stores.get(0).down(true);
+        AllocRow fromSecond = multi.reserveFrom("orders", 1, 0);
+        assertThat(owner(fromSecond.maxId() - 1)).isEqualTo(1);
+        stores.get(0).down(false);
+        await().atMost(Duration.ofSeconds(5)).until(() -> multi.status().get(0).up());
+        assertThat(owner(multi.reserveFrom("orders", 1, fromSecond.maxId()).maxId() - 1))
+                .as("store 1 still first while store 0 warms up").isEqualTo(1);
+        stores.get(1).down(true);
+        assertThat(owner(multi.reserveFrom("orders", 1, 0).maxId() - 1)).as("store 2, steady, before store 0")
+                .isEqualTo(2);
+        stores.get(2).down(true);
+        assertThat(owner(multi.reserveFrom("orders", 1, 0).maxId() - 1)).as("store 0 when no steady one answers")
+                .isZero();
     }
 
     @Test

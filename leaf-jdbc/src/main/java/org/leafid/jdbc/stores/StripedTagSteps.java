@@ -58,9 +58,17 @@ record StripedTagSteps(LeafAllocSteps leaf, long from, Stripes stripes, long gen
     public Advanced advance(SqlSession session) {
         // Under a shared lock on the store's generation, before the row moves: a renumbering freezes the
         // store only after this transaction ends, and a reservation after it reads the store frozen.
-        Long served = session.getMapper(FleetMapper.class).generationShared();
-        if (served == null || served != generation) {
-            throw new OtherNumbering(served == null ? -2 : served);
+        long served = -2;
+        boolean frozen = false;
+        for (FleetMapper.Mark mark : session.getMapper(FleetMapper.class).generationShared()) {
+            if (mark.name().equals(FleetRecord.GENERATION)) {
+                served = mark.high();
+            } else {
+                frozen = mark.high() != 0;
+            }
+        }
+        if (frozen || served != generation) {
+            throw new OtherNumbering(frozen ? -1 : served);
         }
         Advanced row = leaf.advance(session);
         long size = size(row.step());

@@ -72,7 +72,7 @@ class RenumberUnderLoadTest {
                     new StripedLeafAllocStore(repository, k, fleet, Sleeper.system())));
         }
         MultiStoreSegmentStore multi = new MultiStoreSegmentStore(stores, Duration.ofSeconds(2),
-                Duration.ofMillis(200), InstantSource.system());
+                Duration.ofMillis(200), Duration.ZERO, InstantSource.system());
         multis.add(multi);
         return new Server(fleet, multi, new SegmentIdGenerator(TAG, multi, new StepPolicy(500, Duration.ofMinutes(15)),
                 InstantSource.system(), loader, Duration.ofSeconds(10)));

@@ -62,6 +62,8 @@ final class LoadRun implements AutoCloseable {
     private final List<Client> clients = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final List<LoadWatch> watches = new CopyOnWriteArrayList<>();
+    private final java.util.Queue<Long> latencyNanos = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private volatile boolean recordingLatencies;
     /** Counts of IDs and of errors, by phase, instance and what happened. */
     private final Map<LoadSummary.Count, LongAdder> counts = new ConcurrentHashMap<>();
     private final LongAdder requests = new LongAdder();
@@ -116,6 +118,18 @@ final class LoadRun implements AutoCloseable {
     /** The IDs the clients were given so far, every phase and mode together. */
     long idsSoFar() {
         return counts.entrySet().stream().filter(e -> !e.getKey().error()).mapToLong(e -> e.getValue().sum()).sum();
+    }
+
+    /** Records how long every request takes from now on, for {@link #p99Millis}. */
+    void recordLatencies() {
+        recordingLatencies = true;
+    }
+
+    /** The 99th percentile of the requests' times since {@link #recordLatencies}, in milliseconds. */
+    double p99Millis() {
+        long[] sorted = latencyNanos.stream().mapToLong(Long::longValue).sorted().toArray();
+        return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]
+                / 1_000_000.0;
     }
 
     /** The first answer from now on, of requests started from now on, that matches. */
@@ -273,6 +287,9 @@ final class LoadRun implements AutoCloseable {
                     lastErrorNanos.computeIfAbsent(which, k -> new AtomicLong())
                             .accumulateAndGet(done, Math::max);
                 }
+            }
+            if (recordingLatencies) {
+                latencyNanos.add(System.nanoTime() - started);
             }
             if (!watches.isEmpty()) {
                 Outcome outcome = new Outcome(spec.instance(), mode, status, key, started, System.nanoTime());

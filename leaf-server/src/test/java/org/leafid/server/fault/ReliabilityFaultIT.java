@@ -32,7 +32,7 @@ import org.leafid.server.support.TestReports;
 class ReliabilityFaultIT {
 
     /** Every scenario: the full suite's run (-Pfault-suite) writes RELIABILITY.md when all of them ran. */
-    private static final int SCENARIOS = 29;
+    private static final int SCENARIOS = 36;
 
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
     private final List<ScenarioResult> results = new ArrayList<>();
@@ -42,6 +42,8 @@ class ReliabilityFaultIT {
     private ServerProcess tokenServer;
     /** A server that the scenarios running now share, kept between them; null when none. */
     private ServerProcess sharedServer;
+    /** Servers that the stages of one setup share, kept between them. */
+    private List<ServerProcess> sharedServers = List.of();
     private String tokenServerTag;
 
     @FunctionalInterface
@@ -287,6 +289,24 @@ class ReliabilityFaultIT {
         scenario("Galera: nodes killed", result -> GaleraScenario.run(context, result));
     }
 
+    @Test
+    @Order(26)
+    @FullFaultSuite
+    void severalStoresKeepIssuingThroughKillsStallsCutsRestoresAddsAndRetires() throws Throwable {
+        try (SeveralStoresScenario stores = SeveralStoresScenario.start(context)) {
+            sharedServers = stores.servers();
+            scenarios(new Named("Several stores: two of three killed in turn, then back", stores::killTwo),
+                    new Named("Several stores: one stalled (SIGSTOP) 20 s", stores::stall),
+                    new Named("Several stores: one cut off by a TCP proxy", stores::cutOff),
+                    new Named("Several stores: a server with the stores reordered", stores::reordered),
+                    new Named("Several stores: one restored from a dump taken 30 s earlier", stores::restore),
+                    new Named("Several stores: one added under load", stores::add),
+                    new Named("Several stores: one retired under load", stores::retire));
+        } finally {
+            sharedServers = List.of();
+        }
+    }
+
     /** The server with an admin token, shared by the bad-input scenario and the security review. */
     private ServerProcess tokenServer() {
         if (tokenServer == null) {
@@ -336,7 +356,10 @@ class ReliabilityFaultIT {
             throw e;
         } finally {
             result.wallMillis = (System.nanoTime() - started) / 1_000_000;
-            context.fleet.killAllExcept(tokenServer, sharedServer);
+            List<ServerProcess> kept = new ArrayList<>(sharedServers);
+            kept.add(tokenServer);
+            kept.add(sharedServer);
+            context.fleet.killAllExcept(kept.toArray(ServerProcess[]::new));
         }
     }
 }

@@ -37,7 +37,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     least {@code leaf.segment.max-step}, and the same on every server of the fleet (each store
  *     records it)
  * @param storeTimeout with several stores, how long one may take to give a block before the next
- *     is asked; a store that fails or stalls is skipped and asked again in the background
+ *     is asked (below {@code leaf.segment.load-wait}, so that a waiting request is answered from the
+ *     next store); a store that fails or stalls is skipped and asked again in the background
  */
 @ConfigurationProperties("leaf.jdbc")
 public record JdbcProperties(
@@ -50,7 +51,7 @@ public record JdbcProperties(
         @DefaultValue("1000") long wentBackSkipBlocks,
         List<StoreProperties> stores,
         @DefaultValue("1000000") long stripeWidth,
-        @DefaultValue("1s") Duration storeTimeout) {
+        @DefaultValue("500ms") Duration storeTimeout) {
 
     /**
      * One of several stores, {@code leaf.jdbc.stores[k]}.

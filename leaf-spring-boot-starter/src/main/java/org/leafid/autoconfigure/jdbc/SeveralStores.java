@@ -33,6 +33,8 @@ public final class SeveralStores implements AutoCloseable {
 
     /** How often a store marked down is asked whether it answers again. */
     private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
+    /** How long a store found up again is asked after the others: a restarted database recovers first. */
+    private static final Duration WARM_UP = Duration.ofSeconds(10);
 
     private final List<DruidDataSource> pools;
     private final StoreFleet fleet;
@@ -83,7 +85,7 @@ public final class SeveralStores implements AutoCloseable {
                     new StripedLeafAllocStore(repositories.get(i), place, fleet, Sleeper.system())));
         }
         return new SeveralStores(pools, fleet, repositories, new MultiStoreSegmentStore(stores, jdbc.storeTimeout(),
-                PROBE_INTERVAL, InstantSource.system()));
+                PROBE_INTERVAL, WARM_UP, InstantSource.system()));
     }
 
     /** Store {@code k}'s pool; the first one's also holds every other table of Leaf. */

@@ -49,6 +49,11 @@ public final class ShardModeCondition extends SpringBootCondition implements Con
             return ConditionOutcome.noMatch("leaf.shard.enable is unset and leaf.jdbc.url is set "
                     + "(a Leaf database has no id_alloc)");
         }
+        if (binder.bind("leaf.jdbc.stores", org.springframework.boot.context.properties.bind.Bindable.listOf(
+                java.util.Map.class)).map(stores -> !stores.isEmpty()).orElse(false)) {
+            return ConditionOutcome.noMatch("leaf.shard.enable is unset and leaf.jdbc.stores is set "
+                    + "(several stores serve segment mode only)");
+        }
         if (!binder.bind("leaf.segment.enable", Boolean.class).orElse(true)) {
             return ConditionOutcome.noMatch("leaf.shard.enable is unset and segment mode is off "
                     + "(the embedded database is not in use)");

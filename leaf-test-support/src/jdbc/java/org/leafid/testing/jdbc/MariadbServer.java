@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.leafid.testing.ProcessSignals;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -85,6 +86,24 @@ public final class MariadbServer implements AutoCloseable {
                 throw new IllegalStateException("mariadbd in " + home + " did not die within 20 s");
             }
         }
+    }
+
+    /** Starts it again on its data directory and port, after {@link #kill}: crash recovery, as after a power cut. */
+    public void startAgain() throws IOException {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("mariadbd in " + home + " still runs");
+        }
+        start();
+    }
+
+    /** SIGSTOP: the server holds every connection and answers nothing, as a stalled host does. */
+    public void pause() throws IOException, InterruptedException {
+        ProcessSignals.send(process, "STOP", "mariadbd in " + home);
+    }
+
+    /** SIGCONT after {@link #pause}. */
+    public void resume() throws IOException, InterruptedException {
+        ProcessSignals.send(process, "CONT", "mariadbd in " + home);
     }
 
     public int port() {

@@ -95,6 +95,11 @@ public final class PostgresServer implements AutoCloseable {
         pgCtl("stop", "-m", "immediate", "-w");
     }
 
+    /** Starts it again after {@link #kill}: crash recovery from its WAL, on the same port. */
+    public void startAgain() throws IOException, InterruptedException {
+        pgCtl("start", "-w");
+    }
+
     /** Ends recovery of a standby: it becomes a primary on a new timeline. */
     public void promote() throws IOException, InterruptedException {
         pgCtl("promote", "-w");
