@@ -46,7 +46,7 @@ public class SeveralStoresReservationBenchmark {
 
     static final String TAG = "bench-stores";
 
-    @Param({"one", "three"})
+    @Param({"one", "three", "three-direct"})
     public String stores;
 
     private final List<DruidDataSource> pools = new ArrayList<>();
@@ -56,6 +56,7 @@ public class SeveralStoresReservationBenchmark {
 
     @Setup(Level.Trial)
     public void open() throws Exception {
+        boolean direct = stores.equals("three-direct");
         List<String> kinds = stores.equals("one") ? List.of("mariadb") : List.of("mariadb", "postgresql", "mariadb");
         List<SqlSessionFactory> sessions = new ArrayList<>();
         for (int k = 0; k < kinds.size(); k++) {
@@ -97,6 +98,10 @@ public class SeveralStoresReservationBenchmark {
                     new StoreIdentityGuard(sessions.get(k), StoreIdentityGuard.DEFAULT_SKIP_BLOCKS));
             named.add(new MultiStoreSegmentStore.Store("stores[" + k + "]", pools.get(k).getUrl(),
                     new StripedLeafAllocStore(repository, k, fleet, Sleeper.system())));
+        }
+        if (direct) {
+            store = named.get(0).store(); // the first store's striped reservation, without the budget's thread
+            return;
         }
         multi = new MultiStoreSegmentStore(named, Duration.ofMillis(500), Duration.ofSeconds(1),
                 Duration.ofSeconds(10), InstantSource.system());

@@ -83,6 +83,13 @@ final class SeveralStoresScenario implements AutoCloseable {
             scenario.servers.add(context.fleet.server(name, scenario.arguments(name, false), java.util.Map.of()));
         }
         Fleet.startAll(scenario.servers, Duration.ofSeconds(120));
+        // A server loads its first block at the first request, 2-3 s on this machine for three cold JVMs at
+        // once (the fleet's and the store's first checks, the witness's first connection): the stages
+        // measure the stores' faults, so each server has its first block before the load begins.
+        for (ServerProcess server : scenario.servers) {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> server.status("/api/segment/get/" + scenario.tag) == 200);
+        }
         return scenario;
     }
 
