@@ -6,10 +6,13 @@ PostgreSQL (a scratch database in place of `leaf` on each, dropped at the end). 
 knows to be checked elsewhere fails it, so a new command in the docs needs a rule here.
 
     python3 .ci/docs-commands.py            (after ./mvnw verify or package; .ci/run calls it)
+    python3 .ci/docs-commands.py --several-stores   (only docs/databases.md's several stores, as a black box)
 
 Prints one line per command and a count at the end; exits 1 if any failed.
 """
 import glob
+import http.client
+import json
 import os
 import re
 import shutil
@@ -17,7 +20,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -53,6 +58,8 @@ ELSEWHERE = [
 
 MYSQL_PAGE = "docs/getting-started-mysql.md"
 PG_PAGE = "docs/databases.md"
+PG_SECTION = "Getting started on PostgreSQL"
+STORES_SECTION = "Several stores"
 FORMATS_PAGE = "docs/formats.md"
 
 passed, failed = 0, 0
@@ -67,10 +74,15 @@ def report(ok, page, command, note=""):
     print(f"[docs] {'ok  ' if ok else 'FAIL'} {page}: {command}{'  -- ' + note if note else ''}", flush=True)
 
 
-def blocks(page, language):
-    """The command lines of the page's fenced blocks of one language, continuation lines joined."""
-    lines, inside, current = [], False, ""
+def blocks(page, language, section=None):
+    """The command lines of the page's fenced blocks of one language, continuation lines joined;
+    with `section`, only those under the heading `## {section}` (down to the next `## `)."""
+    lines, inside, current, within = [], False, "", section is None
     for line in open(os.path.join(ROOT, page), encoding="utf-8").read().split("\n"):
+        if section is not None and not inside and line.startswith("## "):
+            within = line[3:].strip() == section
+        if not within:
+            continue
         if line.strip().startswith("```"):
             inside = not inside and line.strip()[3:].strip() == language
             continue
@@ -152,15 +164,15 @@ def run_curl(page, command, server, env):
     report(ok, page, command, f"HTTP {status}" + ("" if ok else f", curl exit {out.returncode}: {answer[:300]}"))
 
 
-def page_server(work, env, page, sql_command, connection):
-    """A getting-started page's steps 2 and 3: its SQL on the scratch database (each statement run by
-    `sql_command + [statement]`), then the server with the page's leaf.properties, the connection
-    keys replaced by `connection` (the scratch database's)."""
-    for statement in blocks(page, "sql"):
+def page_server(work, env, page, sql_command, connection, section=None):
+    """A getting-started page's steps 2 and 3 (or those of one section of the page): its SQL on the
+    scratch database (each statement run by `sql_command + [statement]`), then the server with the
+    page's leaf.properties, the connection keys replaced by `connection` (the scratch database's)."""
+    for statement in blocks(page, "sql", section):
         out = subprocess.run(sql_command + [statement], capture_output=True, text=True)
         report(out.returncode == 0, page, statement, out.stderr.strip()[:300])
     properties = []
-    for line in blocks(page, "properties"):
+    for line in blocks(page, "properties", section):
         key = line.split("=", 1)[0].strip()
         properties.append(f"{key}={connection[key]}" if key in connection else line)
     assert any(p.startswith("leaf.jdbc.url=") for p in properties), f"{page} sets no leaf.jdbc.url"
@@ -185,7 +197,159 @@ def pg_server(work, env, database):
     """The PostgreSQL section's server, on the local PostgreSQL's scratch database."""
     return page_server(work, env, PG_PAGE, ["psql"] + PG.split() + ["-v", "ON_ERROR_STOP=1", "-d", database, "-c"],
                        {"leaf.jdbc.url": f"jdbc:postgresql://127.0.0.1:5432/{database}",
-                        "leaf.jdbc.username": "postgres", "leaf.jdbc.password": ""})
+                        "leaf.jdbc.username": "postgres", "leaf.jdbc.password": ""},
+                       section=PG_SECTION)
+
+
+class PrivateMariadb:
+    """A MariaDB server of this script's own on a free port (mariadb-install-db + mariadbd, as
+    leaf-test-support's MariadbServer starts one), so that it can be killed."""
+
+    def __init__(self, work):
+        parent = os.path.join(work, "mariadb")
+        self.home = os.path.join(parent, "home")
+        os.makedirs(self.home)
+        as_root = os.geteuid() == 0
+        if as_root:
+            # mariadbd drops to the mysql user: it must reach its directory.
+            os.chmod(work, 0o755)
+            os.chmod(parent, 0o755)
+            shutil.chown(self.home, "mysql", "mysql")
+        self.port = free_port()
+        cnf = os.path.join(self.home, "my.cnf")
+        with open(cnf, "w") as file:
+            file.write("\n".join([
+                "[mysqld]", f"datadir={self.home}/data", f"socket={self.home}/mysqld.sock",
+                f"pid-file={self.home}/mysqld.pid", f"port={self.port}", "bind-address=127.0.0.1",
+                "skip-name-resolve", f"user={'mysql' if as_root else os.environ.get('USER', 'root')}",
+                "innodb_buffer_pool_size=32M", "innodb_log_file_size=16M",
+                "innodb_flush_log_at_trx_commit=2", ""]))
+        out = subprocess.run(["mariadb-install-db", f"--defaults-file={cnf}", "--auth-root-authentication-method=normal",
+                              "--skip-test-db"], capture_output=True, text=True, timeout=120)
+        if out.returncode != 0:
+            raise SystemExit(f"[docs] mariadb-install-db failed: {out.stdout[-1000:]}{out.stderr[-1000:]}")
+        self.log = open(os.path.join(work, "mariadbd.log"), "w")
+        self.process = subprocess.Popen(["mariadbd", f"--defaults-file={cnf}"], stdout=self.log,
+                                        stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while self.sql("SELECT 1").returncode != 0:
+            if time.time() > deadline or self.process.poll() is not None:
+                self.kill()
+                raise SystemExit("[docs] the store's own mariadbd did not start: "
+                                 + open(os.path.join(work, "mariadbd.log")).read()[-2000:])
+            time.sleep(0.3)
+
+    def sql(self, statement, database=""):
+        return subprocess.run(["mysql", "--protocol=tcp", "-h", "127.0.0.1", "-P", str(self.port), "-u", "root",
+                               *([database] if database else []), "-e", statement], capture_output=True, text=True)
+
+    def kill(self):
+        """kill -9, as a crash would."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(30)
+        self.log.close()
+
+
+def several_stores_run(work, env, database):
+    """docs/databases.md's several stores as a reader would run them, as a black box: the section's
+    leaf.properties with three stores (one on a mariadbd of this script's own, one on the local
+    MariaDB, one on the local PostgreSQL, each with the tables of sql/ or sql/postgresql/), two
+    servers, IDs asked of both from four threads; the first store killed (kill -9) a third of the
+    way in. Every answer must be 200, and no ID may come twice across both servers."""
+    page = PG_PAGE
+    own = PrivateMariadb(work)
+    servers = []
+    try:
+        mysql_sql = sorted(glob.glob(os.path.join(ROOT, "sql", "*.sql")))
+        pg_sql = sorted(glob.glob(os.path.join(ROOT, "sql", "postgresql", "*.sql")))
+        own.sql("CREATE DATABASE leaf")
+        subprocess.run(MYSQL.split() + ["-e", f"CREATE DATABASE {database}"], check=True, capture_output=True)
+        subprocess.run(["createdb"] + PG.split() + [database], check=True, capture_output=True)
+        for script in mysql_sql:
+            body = open(script, encoding="utf-8").read()
+            for command in (["mysql", "--protocol=tcp", "-h", "127.0.0.1", "-P", str(own.port), "-u", "root", "leaf"],
+                            MYSQL.split() + [database]):
+                out = subprocess.run(command, input=body, capture_output=True, text=True)
+                if out.returncode != 0:
+                    raise SystemExit(f"[docs] {script}: {out.stderr[:300]}")
+        for script in pg_sql:
+            out = subprocess.run(["psql"] + PG.split() + ["-v", "ON_ERROR_STOP=1", "-q", "-d", database, "-f", script],
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                raise SystemExit(f"[docs] {script}: {out.stderr[:300]}")
+        connection = {
+            "leaf.jdbc.stores[0].url": f"jdbc:mysql://127.0.0.1:{own.port}/leaf",
+            "leaf.jdbc.stores[0].username": "root", "leaf.jdbc.stores[0].password": "",
+            "leaf.jdbc.stores[1].url": f"jdbc:mysql://127.0.0.1:3306/{database}",
+            "leaf.jdbc.stores[1].username": "root", "leaf.jdbc.stores[1].password": "",
+            "leaf.jdbc.stores[2].url": f"jdbc:postgresql://127.0.0.1:5432/{database}",
+            "leaf.jdbc.stores[2].username": "postgres", "leaf.jdbc.stores[2].password": "",
+        }
+        properties = []
+        for line in blocks(page, "properties", STORES_SECTION):
+            key = line.split("=", 1)[0].strip()
+            properties.append(f"{key}={connection[key]}" if key in connection else line)
+        if sorted(p.split("=", 1)[0] for p in properties) != sorted(connection):
+            raise SystemExit(f"[docs] {page}'s {STORES_SECTION} sets other keys than three stores': {properties}")
+        servers.extend(Server(work, env, properties=properties) for _ in range(2))
+        ranges, statuses, lock = [], {}, threading.Lock()
+        stop, killed_at = threading.Event(), []
+
+        def load(index):
+            connections = [http.client.HTTPConnection("127.0.0.1", s.port, timeout=10) for s in servers]
+            turn = index
+            while not stop.is_set():
+                connection = connections[turn % len(connections)]
+                turn += 1
+                connection.request("GET", "/api/segment/get/leaf-segment-test?count=1000",
+                                   headers={"Accept": "application/vnd.leaf.ranges+json"})
+                answer = connection.getresponse()
+                body = answer.read()
+                with lock:
+                    key = (answer.status, bool(killed_at))
+                    statuses[key] = statuses.get(key, 0) + 1
+                    if answer.status == 200:
+                        ranges.extend((int(a), int(b)) for a, b in json.loads(body)["ranges"])
+            for connection in connections:
+                connection.close()
+
+        threads = [threading.Thread(target=load, args=(i,)) for i in range(4)]
+        for thread in threads:
+            thread.start()
+        time.sleep(4)
+        own.kill()
+        killed_at.append(time.time())
+        time.sleep(8)
+        stop.set()
+        for thread in threads:
+            thread.join(30)
+        ranges.sort()
+        count = sum(b - a + 1 for a, b in ranges)
+        overlaps = sum(1 for (a1, b1), (a2, b2) in zip(ranges, ranges[1:]) if a2 <= b1)
+        after = sum(n for (status, late), n in statuses.items() if late)
+        bad = {f"{status}{' after the kill' if late else ''}": n for (status, late), n in statuses.items()
+               if status != 200}
+        health = urllib.request.Request(f"http://127.0.0.1:{servers[0].port}/actuator/health/stores",
+                                        headers={"Authorization": f"Bearer {env.get('LEAF_ADMIN_TOKEN', '')}"})
+        try:
+            with urllib.request.urlopen(health, timeout=10) as answer:
+                stores = json.loads(answer.read())["components"]["segmentStores"]
+        except urllib.error.HTTPError as error:
+            stores = json.loads(error.read()).get("components", {}).get("segmentStores", {})
+        store0 = str(stores.get("details", {}).get("stores[0]", "?"))
+        ok = overlaps == 0 and not bad and after > 0 and count > 0 and stores.get("status") == "UP" \
+            and store0.startswith("DOWN")
+        report(ok, page, f"({STORES_SECTION}) two servers on three stores, the first killed under load",
+               f"{count:,} IDs in {sum(statuses.values()):,} answers ({after:,} after the kill), "
+               f"{overlaps} repeated, non-200: {bad or 'none'}; segmentStores {stores.get('status')}, "
+               f"stores[0] {store0[:80]}")
+    finally:
+        for server in servers:
+            server.stop()
+        own.kill()
+        subprocess.run(MYSQL.split() + ["-e", f"DROP DATABASE IF EXISTS {database}"], capture_output=True)
+        subprocess.run(["dropdb"] + PG.split() + ["--if-exists", "--force", database], capture_output=True)
 
 
 def main():
@@ -285,6 +449,9 @@ def main():
                        f"with {java}: {last[:200]}" if out.returncode == 0 else out.stderr.strip()[-300:])
             else:
                 report(False, page, command, "no rule runs this command: add one to .ci/docs-commands.py")
+        for server in servers:
+            server.stop()
+        several_stores_run(work, env, database + "_stores")
     finally:
         for server in servers:
             server.stop()
@@ -304,5 +471,16 @@ def main():
     return 1 if failed else 0
 
 
+def main_several_stores():
+    """Only the several stores' run (`--several-stores`), for whoever changes that section."""
+    work = tempfile.mkdtemp(prefix="leaf-docs-")
+    try:
+        env = dict(os.environ, LEAF_ADMIN_TOKEN=os.environ.get("LEAF_ADMIN_TOKEN") or os.urandom(24).hex())
+        several_stores_run(work, env, f"leaf_docs_{os.getpid()}_stores")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed else 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_several_stores() if sys.argv[1:] == ["--several-stores"] else main())

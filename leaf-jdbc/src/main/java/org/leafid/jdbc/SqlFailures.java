@@ -189,12 +189,20 @@ public final class SqlFailures {
      * @param tableScript the script creating the table concerned, e.g. {@code sql/leaf_alloc.sql}
      */
     public static String hint(Throwable failure, String tableScript) {
+        return hint(failure, tableScript, "leaf.jdbc");
+    }
+
+    /**
+     * As {@link #hint(Throwable, String)}, for the database set under {@code key}: {@code leaf.jdbc}, or
+     * {@code leaf.jdbc.stores[k]} for a store of several.
+     */
+    public static String hint(Throwable failure, String tableScript, String key) {
         return switch (classify(failure)) {
-            case ACCESS_DENIED -> "; check leaf.jdbc.username and leaf.jdbc.password (and that the user may use "
-                    + "the database of leaf.jdbc.url)";
-            case UNKNOWN_DATABASE -> "; check the database name in leaf.jdbc.url, or create that database";
-            case MISSING_TABLE -> "; create the table with " + tableScript + " in the database of leaf.jdbc.url";
-            case UNREACHABLE -> "; check leaf.jdbc.url, the network and that the database server runs";
+            case ACCESS_DENIED -> "; check " + key + ".username and " + key + ".password (and that the user may "
+                    + "use the database of " + key + ".url)";
+            case UNKNOWN_DATABASE -> "; check the database name in " + key + ".url, or create that database";
+            case MISSING_TABLE -> "; create the table with " + tableScript + " in the database of " + key + ".url";
+            case UNREACHABLE -> "; check " + key + ".url, the network and that the database server runs";
             case OTHER -> "";
         };
     }

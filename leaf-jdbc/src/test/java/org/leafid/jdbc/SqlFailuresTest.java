@@ -62,6 +62,14 @@ class SqlFailuresTest {
     }
 
     @Test
+    void aStoreOfSeveralIsNamedByItsOwnKeys() {
+        SQLException denied = new SQLInvalidAuthorizationSpecException("Access denied for user 'leaf'", "28000", 1045);
+        assertThat(SqlFailures.hint(denied, "x.sql", "leaf.jdbc.stores[2]"))
+                .contains("leaf.jdbc.stores[2].username and leaf.jdbc.stores[2].password")
+                .doesNotContain("leaf.jdbc.url", "leaf.jdbc.password");
+    }
+
+    @Test
     void duplicateKeyIsMysqlErrorOrStandardState() {
         assertThat(SqlFailures.duplicateKey(new SQLException("Duplicate entry", "23000", 1062))).isTrue();
         assertThat(SqlFailures.duplicateKey(new SQLException("unique", "23505"))).isTrue();

@@ -245,7 +245,8 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
             return !up ? Pass.DOWN : now - upAgainAt < warmUp.toMillis() ? Pass.WARMING : Pass.STEADY;
         }
 
-        void answered() {
+        // Synchronized: two loads failing (or answering) at once change the state, and log it, once.
+        synchronized void answered() {
             lastAnswerMillis = clock.millis();
             if (!up) {
                 upAgainAt = lastAnswerMillis;
@@ -254,7 +255,7 @@ public final class MultiStoreSegmentStore implements FloorSegmentStore, AutoClos
             }
         }
 
-        SegmentStoreException down(String why) {
+        synchronized SegmentStoreException down(String why) {
             lastFailure = why;
             if (up) {
                 up = false;

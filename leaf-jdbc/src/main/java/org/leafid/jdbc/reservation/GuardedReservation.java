@@ -23,6 +23,8 @@ public final class GuardedReservation {
     private final String table;
     private final String tableScript;
     private final String url;
+    /** Where the database is configured ({@code leaf.jdbc} or {@code leaf.jdbc.stores[k]}), for hints. */
+    private final String key;
     private final HighWaterMarks marks;
     private final SqlRetry retry;
     private final StoreIdentityGuard identity;
@@ -41,6 +43,7 @@ public final class GuardedReservation {
         this.tableScript = tableScript;
         this.identity = identity;
         this.url = PoolUrls.of(sessions);
+        this.key = PoolUrls.configurationKey(sessions);
         this.marks = new HighWaterMarks(sessions, table);
         this.retry = new SqlRetry(table, sleeper);
         this.oneTrip = sessions.getConfiguration().hasMapper(oneTripMapper);
@@ -65,7 +68,7 @@ public final class GuardedReservation {
             } catch (StoreIdentityGuard.Changed changed) {
                 if (adoptions == 2) {
                     throw steps.failure(": " + changed.getMessage() + ", even after adopting it twice; check that "
-                            + "leaf.jdbc.url reaches one database", changed);
+                            + key + ".url reaches one database", changed);
                 }
                 try {
                     identity.adopt();
@@ -93,7 +96,7 @@ public final class GuardedReservation {
             } catch (PersistenceException e) {
                 throw steps.failure(": leaf_high_water is missing and could not be created: "
                         + SqlFailures.describe(e, url) + "; create it with " + HighWaterMarks.TABLE_SCRIPT
-                        + " in the database of leaf.jdbc.url", e);
+                        + " in the database of " + key + ".url", e);
             }
             if (!created) {
                 throw steps.failure(": " + marks.vanished(), missing);
@@ -196,6 +199,6 @@ public final class GuardedReservation {
 
     /** A failure of a statement on this table, with the database named and the hint it needs. */
     public String explain(PersistenceException e) {
-        return SqlFailures.describe(e, url) + SqlFailures.hint(e, tableScript);
+        return SqlFailures.describe(e, url) + SqlFailures.hint(e, tableScript, key);
     }
 }

@@ -6,11 +6,15 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.leafid.autoconfigure.jdbc.JdbcProperties.StoreProperties;
 import org.leafid.jdbc.JdbcUrls;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
@@ -62,8 +66,17 @@ public final class Disclosure {
 
     Disclosure(Environment environment, ObjectProvider<AdminCaller> admin) {
         this.admin = admin;
-        String jdbcUrl = environment.getProperty("leaf.jdbc.url", "");
-        Set<String> secretSet = new LinkedHashSet<>(JdbcUrls.secrets(jdbcUrl));
+        // One database (leaf.jdbc.url) or several (leaf.jdbc.stores[k]): each url and password.
+        List<String> jdbcUrls = new ArrayList<>(List.of(environment.getProperty("leaf.jdbc.url", "")));
+        Set<String> secretSet = new LinkedHashSet<>();
+        for (StoreProperties store : Binder.get(environment)
+                .bind("leaf.jdbc.stores", Bindable.listOf(StoreProperties.class)).orElse(List.of())) {
+            jdbcUrls.add(Objects.requireNonNullElse(store.url(), ""));
+            secretSet.add(Objects.requireNonNullElse(store.password(), ""));
+        }
+        for (String jdbcUrl : jdbcUrls) {
+            secretSet.addAll(JdbcUrls.secrets(jdbcUrl));
+        }
         for (String key : List.of("leaf.jdbc.password", "spring.data.redis.password", "leaf.admin.token",
                 "leaf.shard.opaque-key")) {
             secretSet.add(environment.getProperty(key, ""));
@@ -72,7 +85,10 @@ public final class Disclosure {
         secretSet.remove("");
         this.secrets = longestFirst(secretSet);
 
-        Set<String> hostSet = new LinkedHashSet<>(hostsOf(jdbcUrl));
+        Set<String> hostSet = new LinkedHashSet<>();
+        for (String jdbcUrl : jdbcUrls) {
+            hostSet.addAll(hostsOf(jdbcUrl));
+        }
         hostSet.addAll(hostsOf(environment.getProperty("spring.data.redis.url", "")));
         hostSet.add(environment.getProperty("spring.data.redis.host", ""));
         for (String server : environment.getProperty("leaf.snowflake.zk.address", "").split(",")) {
@@ -82,17 +98,24 @@ public final class Disclosure {
         this.hosts = longestFirst(hostSet);
 
         Set<String> databaseSet = new LinkedHashSet<>();
-        Matcher database = PATH_DATABASE.matcher(jdbcUrl);
-        if (database.find()) {
-            databaseSet.add(database.group(1));
+        for (String jdbcUrl : jdbcUrls) {
+            Matcher database = PATH_DATABASE.matcher(jdbcUrl);
+            if (database.find()) {
+                databaseSet.add(database.group(1));
+            }
         }
         this.databases = List.copyOf(databaseSet);
     }
 
     /** The text as the caller of {@code request} may see it: whole (secrets hidden) to the admin, else {@link #forAnonymous}. */
     public String shown(HttpServletRequest request, String text) {
+        return toAdmin(request) ? masked(text) : forAnonymous(text);
+    }
+
+    /** Whether {@code request} carries the admin token (never, with no token configured). */
+    public boolean toAdmin(HttpServletRequest request) {
         AdminCaller caller = admin.getIfAvailable();
-        return caller != null && request != null && caller.isAdmin(request) ? masked(text) : forAnonymous(text);
+        return caller != null && request != null && caller.isAdmin(request);
     }
 
     /** The text with every secret of the configuration as {@code ***}: what the admin and the log may see. */

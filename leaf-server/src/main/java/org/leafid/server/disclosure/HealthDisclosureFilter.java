@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -28,6 +29,12 @@ import tools.jackson.databind.node.StringNode;
 @Component
 public final class HealthDisclosureFilter extends OncePerRequestFilter {
 
+    /**
+     * Health groups whose details only the admin reads: {@code stores} names each store of
+     * {@code leaf.jdbc.stores} UP or DOWN with its failure; others learn only that one answers.
+     */
+    private static final Set<String> ADMIN_ONLY_DETAILS = Set.of("/actuator/health/stores");
+
     private final Disclosure disclosure;
     private final JsonMapper json = JsonMapper.builder().build();
 
@@ -37,8 +44,23 @@ public final class HealthDisclosureFilter extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
+        String path = path(request);
         return !(path.equals("/actuator/health") || path.startsWith("/actuator/health/"));
+    }
+
+    private static String path(HttpServletRequest request) {
+        return request.getRequestURI().substring(request.getContextPath().length());
+    }
+
+    /** Keeps every status, drops every {@code details}: what a group of admin-only details shows to others. */
+    private static JsonNode withoutDetails(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            object.remove("details");
+            for (String name : List.copyOf(object.propertyNames())) {
+                withoutDetails(object.get(name));
+            }
+        }
+        return node;
     }
 
     @Override
@@ -59,6 +81,9 @@ public final class HealthDisclosureFilter extends OncePerRequestFilter {
     private String shown(HttpServletRequest request, String body) {
         try {
             JsonNode tree = json.readTree(body);
+            if (ADMIN_ONLY_DETAILS.contains(path(request)) && !disclosure.toAdmin(request)) {
+                tree = withoutDetails(tree);
+            }
             return json.writeValueAsString(rewrite(tree, text -> disclosure.shown(request, text)));
         } catch (JacksonException notJson) {
             return disclosure.shown(request, body);

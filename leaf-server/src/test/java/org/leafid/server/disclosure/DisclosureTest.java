@@ -45,6 +45,25 @@ class DisclosureTest {
     }
 
     @Test
+    void everyStoreOfSeveralHasItsPasswordHostAndDatabaseHidden() {
+        MockEnvironment environment = new MockEnvironment()
+                .withProperty("leaf.jdbc.stores[0].url", "jdbc:mysql://db-a.internal:3306/leaf_a")
+                .withProperty("leaf.jdbc.stores[0].password", "pw-of-store-a")
+                .withProperty("leaf.jdbc.stores[1].url", "jdbc:postgresql://db-c.internal:5432/leaf_c?password=inurl9")
+                .withProperty("leaf.jdbc.stores[1].password", "pw-of-store-c");
+        Disclosure disclosure = new Disclosure(environment,
+                new StaticListableBeanFactory().getBeanProvider(AdminCaller.class));
+        String text = "stores[0] (db-a.internal:3306) refused: Access denied (pw-of-store-a); stores[1] "
+                + "jdbc:postgresql://db-c.internal:5432/leaf_c?password=inurl9 failed; database 'leaf_c' "
+                + "pw-of-store-c";
+
+        assertThat(disclosure.masked(text)).doesNotContain("pw-of-store-a", "pw-of-store-c", "inurl9")
+                .contains("db-a.internal");
+        assertThat(disclosure.forAnonymous(text)).doesNotContain("pw-of-store", "inurl9", "db-a.internal",
+                "db-c.internal", "'leaf_c'").contains("stores[0]", "stores[1]", "refused");
+    }
+
+    @Test
     void keyFingerprintsAreHiddenButIdsTimesAndKeysOfTheConfigurationStay() {
         Disclosure disclosure = disclosure("jdbc:h2:file:./data/leaf", "");
         String text = "app 7's IDs are opaque (key 0123456789012345 recorded in leaf_shard_key), this server's "

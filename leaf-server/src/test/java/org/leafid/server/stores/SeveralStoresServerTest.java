@@ -63,6 +63,13 @@ class SeveralStoresServerTest {
             assertThat(servers.get(0).get("/actuator/prometheus").body())
                     .contains("leaf_store_up{store=\"stores[0]\"} 0.0", "leaf_store_up{store=\"stores[1]\"} 1.0");
             assertThat(servers.get(0).get("/actuator/health").body()).contains("\"status\":\"UP\"");
+            HttpResponse<String> storesHealth = servers.get(0).get("/actuator/health/stores");
+            assertThat(storesHealth.statusCode()).as(storesHealth.headers().map().toString()).isEqualTo(200);
+            String anonymous = storesHealth.body();
+            assertThat(anonymous).contains("\"status\":\"UP\"").doesNotContain("stores[0]", "DOWN");
+            String toAdmin = servers.get(0).send("GET", "/actuator/health/stores", "Authorization", "Bearer " + TOKEN)
+                    .body();
+            assertThat(toAdmin).contains("\"status\":\"UP\"", "\"stores[0]\":\"DOWN: ", "\"stores[1]\":\"UP\"");
             proxy.restore();
             Thread.sleep(2_500); // the probe finds store 0 again within a second
             take(servers, issued, 20);

@@ -152,7 +152,7 @@ public class LeafJdbcAutoConfiguration {
                 JdbcProperties.StoreProperties store = jdbc.stores().get(k);
                 // A retired store keeps its place, without a pool: nothing connects to it any more.
                 pools.add(store.state() == StoreState.RETIRED ? null
-                        : pool("leaf-store-" + k, store.url(), store.username(), store.password(), jdbc));
+                        : pool(PoolUrls.STORE_POOL_PREFIX + k, store.url(), store.username(), store.password(), jdbc));
             }
             return SeveralStores.open(pools, jdbc, largestBlock);
         } catch (RuntimeException | SQLException e) {

@@ -191,10 +191,14 @@ public class SegmentAutoConfiguration {
             return new SegmentHealthIndicator(segmentAllocator);
         }
 
-        /** {@code segmentStores}: UP while one store of {@code leaf.jdbc.stores} answers. */
+        /**
+         * {@code segmentStores}: UP while one store of {@code leaf.jdbc.stores} answers. Conditioned
+         * on the configuration, not on the bean: this nested class is read before the outer class
+         * defines {@link MultiStoreSegmentStore}, so an on-bean condition would never match.
+         */
         @Bean
         @ConditionalOnMissingBean(name = "segmentStoresHealthIndicator")
-        @ConditionalOnBean(MultiStoreSegmentStore.class)
+        @Conditional(SeveralStoresConfigured.class)
         SegmentStoresHealthIndicator segmentStoresHealthIndicator(MultiStoreSegmentStore stores) {
             return new SegmentStoresHealthIndicator(stores);
         }
