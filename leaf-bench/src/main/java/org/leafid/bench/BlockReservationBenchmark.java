@@ -65,6 +65,14 @@ public class BlockReservationBenchmark {
      * missing, with {@code leaf_alloc} and {@code leaf_high_water}.
      */
     static DruidDataSource openDatabase(String kind, String name) throws Exception {
+        return openDatabase(kind, name, 0);
+    }
+
+    /**
+     * @param boundMillis when positive, the pool's wait for a connection and for each answer, as the
+     *     server bounds a store of {@code leaf.jdbc.stores} by {@code leaf.jdbc.store-timeout}
+     */
+    static DruidDataSource openDatabase(String kind, String name, int boundMillis) throws Exception {
         boolean postgres = kind.equals("postgresql");
         String server = postgres ? "jdbc:postgresql://127.0.0.1:5432/" : "jdbc:mysql://127.0.0.1:3306/";
         String user = postgres ? "postgres" : "root";
@@ -74,6 +82,10 @@ public class BlockReservationBenchmark {
         pool.setUsername(user);
         pool.setPassword("");
         pool.setMaxActive(4);
+        if (boundMillis > 0) {
+            pool.setMaxWait(boundMillis);
+            pool.setSocketTimeout(boundMillis);
+        }
         try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
             String script = Files.readString(Path.of(postgres ? "sql/postgresql/leaf_alloc.sql" : "sql/leaf_alloc.sql"),
                     StandardCharsets.UTF_8);

@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * The time of one segment block reservation, sampled for its percentiles: one store
  * ({@code LeafAllocRepository} on the local MariaDB, as {@code leaf.jdbc.url}) beside three stores
  * ({@code leaf.jdbc.stores}: the local MariaDB, PostgreSQL and a second MariaDB database), where the
- * block comes from the first store through {@link MultiStoreSegmentStore}'s budget and the striped
+ * block comes from the first store through {@link MultiStoreSegmentStore} (its pool bounded as the server bounds it) and the striped
  * reservation. Run from the repository's root:
  *
  * <pre>java -jar leaf-bench/target/benchmarks.jar SeveralStoresReservationBenchmark -f 2 -wi 2 -w 2s -i 5 -r 2s</pre>
@@ -45,8 +45,10 @@ import org.openjdk.jmh.annotations.TearDown;
 public class SeveralStoresReservationBenchmark {
 
     static final String TAG = "bench-stores";
+    /** {@code leaf.jdbc.store-timeout}'s default. */
+    static final Duration STORE_TIMEOUT = Duration.ofMillis(500);
 
-    @Param({"one", "three", "three-direct"})
+    @Param({"one", "three"})
     public String stores;
 
     private final List<DruidDataSource> pools = new ArrayList<>();
@@ -56,12 +58,13 @@ public class SeveralStoresReservationBenchmark {
 
     @Setup(Level.Trial)
     public void open() throws Exception {
-        boolean direct = stores.equals("three-direct");
         List<String> kinds = stores.equals("one") ? List.of("mariadb") : List.of("mariadb", "postgresql", "mariadb");
         List<SqlSessionFactory> sessions = new ArrayList<>();
         for (int k = 0; k < kinds.size(); k++) {
             String name = stores.equals("one") ? "leaf_bench_one" : "leaf_bench_s" + k;
-            DruidDataSource pool = BlockReservationBenchmark.openDatabase(kinds.get(k), name);
+            // Three stores' pools as the server makes them: each waits at most leaf.jdbc.store-timeout.
+            DruidDataSource pool = BlockReservationBenchmark.openDatabase(kinds.get(k), name,
+                    stores.equals("one") ? 0 : (int) STORE_TIMEOUT.toMillis());
             pools.add(pool);
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
                 statement.executeUpdate("DELETE FROM leaf_alloc");
@@ -99,12 +102,8 @@ public class SeveralStoresReservationBenchmark {
             named.add(new MultiStoreSegmentStore.Store("stores[" + k + "]", pools.get(k).getUrl(),
                     new StripedLeafAllocStore(repository, k, fleet, Sleeper.system())));
         }
-        if (direct) {
-            store = named.get(0).store(); // the first store's striped reservation, without the budget's thread
-            return;
-        }
-        multi = new MultiStoreSegmentStore(named, Duration.ofMillis(500), Duration.ofSeconds(1),
-                Duration.ofSeconds(10), InstantSource.system());
+        multi = new MultiStoreSegmentStore(named, STORE_TIMEOUT, MultiStoreSegmentStore.Bound.STORE,
+                Duration.ofSeconds(1), Duration.ofSeconds(10), InstantSource.system());
         store = multi;
     }
 

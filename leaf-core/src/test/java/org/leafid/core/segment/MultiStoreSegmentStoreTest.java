@@ -95,6 +95,52 @@ class MultiStoreSegmentStoreTest {
                 .isGreaterThanOrEqualTo(fromSecond.maxId());
     }
 
+    /**
+     * Stores that bound their own calls are asked on the caller's thread while steadily up (no
+     * hand-off); a failure still marks the store down and the next one gives the block, and every
+     * block starts above the last, none met twice.
+     */
+    @Test
+    void storesThatBoundThemselvesAreAskedOnTheCallersThreadAndStillFailOver() {
+        List<String> threads = new ArrayList<>();
+        List<MultiStoreSegmentStore.Store> named = new ArrayList<>();
+        for (int k = 0; k < stores.size(); k++) {
+            InMemoryStripedStore store = stores.get(k);
+            named.add(new MultiStoreSegmentStore.Store("stores[" + k + "]", "memory " + k, new FloorSegmentStore() {
+                @Override
+                public AllocRow reserveFrom(String tag, long requestedStep, long from) {
+                    threads.add(Thread.currentThread().getName());
+                    return store.reserveFrom(tag, requestedStep, from);
+                }
+
+                @Override
+                public List<String> tags() {
+                    return store.tags();
+                }
+            }));
+        }
+        MultiStoreSegmentStore multi = new MultiStoreSegmentStore(named, Duration.ofMillis(200),
+                MultiStoreSegmentStore.Bound.STORE, Duration.ofMillis(50), Duration.ofSeconds(10),
+                InstantSource.system());
+        opened.add(multi);
+        Set<Long> issued = new HashSet<>();
+        long floor = Long.MIN_VALUE;
+        for (int i = 0; i < 6; i++) {
+            if (i == 3) {
+                stores.get(0).down(true);
+            }
+            AllocRow row = multi.reserveFrom("orders", 1, floor);
+            assertThat(row.maxId() - row.step()).isGreaterThanOrEqualTo(floor);
+            for (long id = row.maxId() - row.step(); id < row.maxId(); id++) {
+                assertThat(issued.add(id)).as("ID %d twice", id).isTrue();
+            }
+            assertThat(owner(row.maxId() - 1)).isEqualTo(i < 3 ? 0 : 1);
+            floor = row.maxId();
+        }
+        assertThat(threads).containsOnly(Thread.currentThread().getName());
+        assertThat(multi.status().get(0).up()).isFalse();
+    }
+
     /** A store found up again is asked after the others for a while: a restarted database may still be slow. */
     @Test
     void aStoreUpAgainIsAskedAfterTheOthersWhileItWarmsUp() {

@@ -38,7 +38,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     records it)
  * @param storeTimeout with several stores, how long one may take to give a block before the next
  *     is asked (below {@code leaf.segment.load-wait}, so that a waiting request is answered from the
- *     next store); a store that fails or stalls is skipped and asked again in the background
+ *     next store); a store that fails or stalls is skipped and asked again in the background. Each
+ *     store's pool waits at most this long for a connection and for each answer of its database
  */
 @ConfigurationProperties("leaf.jdbc")
 public record JdbcProperties(

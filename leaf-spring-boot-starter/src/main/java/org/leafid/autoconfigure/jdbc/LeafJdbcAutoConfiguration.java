@@ -67,9 +67,13 @@ public class LeafJdbcAutoConfiguration {
     LeafDataSource leafDataSource(LeafProperties leaf, JdbcProperties jdbc, ObjectProvider<DataSource> applicationDataSource,
             ObjectProvider<SeveralStores> severalStores) throws SQLException, IOException {
         if (jdbc.severalStores()) {
-            SeveralStores stores = severalStores.getObject();
             // The first store holds every table but leaf_alloc's blocks: formats, shard mode, worker ids.
-            return new LeafDataSource(stores.pool(0), stores.pool(0).getUrl(), false, false);
+            // A pool of its own, with leaf.jdbc's timeouts: the stores' pools wait at most store-timeout.
+            severalStores.getObject(); // the fleet is checked before anything else uses the first store
+            JdbcProperties.StoreProperties first = jdbc.stores().get(0);
+            DruidDataSource pool = pool("leaf", first.url(), first.username(), first.password(), jdbc,
+                    jdbc.connectTimeout(), jdbc.queryTimeout());
+            return new LeafDataSource(pool, pool.getUrl(), false, true);
         }
         if (jdbc.embedded()) {
             DataSource own = applicationDataSource.getIfUnique();
@@ -151,8 +155,12 @@ public class LeafJdbcAutoConfiguration {
             for (int k = 0; k < jdbc.stores().size(); k++) {
                 JdbcProperties.StoreProperties store = jdbc.stores().get(k);
                 // A retired store keeps its place, without a pool: nothing connects to it any more.
+                // A store's pool waits for a connection, and for each answer, at most store-timeout: a
+                // dead or stalled store fails within it on the thread that asked (MultiStoreSegmentStore.Bound).
                 pools.add(store.state() == StoreState.RETIRED ? null
-                        : pool(PoolUrls.STORE_POOL_PREFIX + k, store.url(), store.username(), store.password(), jdbc));
+                        : pool(PoolUrls.STORE_POOL_PREFIX + k, store.url(), store.username(), store.password(), jdbc,
+                                shorter(jdbc.connectTimeout(), jdbc.storeTimeout()),
+                                shorter(jdbc.queryTimeout(), jdbc.storeTimeout())));
             }
             return SeveralStores.open(pools, jdbc, largestBlock);
         } catch (RuntimeException | SQLException e) {
@@ -161,25 +169,34 @@ public class LeafJdbcAutoConfiguration {
         }
     }
 
+    private static Duration shorter(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
     private static DruidDataSource pool(LeafProperties leaf, JdbcProperties jdbc) throws SQLException, IOException {
         if (jdbc.embedded()) {
             Path dir = leaf.dataDir().toAbsolutePath().normalize();
             Files.createDirectories(dir);
             log.info("No leaf.jdbc.url: using the embedded H2 database in {}", dir);
-            DruidDataSource pool = pool("leaf", EmbeddedDatabase.url(dir), "sa", "", jdbc);
+            DruidDataSource pool = pool("leaf", EmbeddedDatabase.url(dir), "sa", "", jdbc, jdbc.connectTimeout(),
+                    jdbc.queryTimeout());
             createEmbeddedSchema(pool);
             return pool;
         }
-        return pool("leaf", jdbc.url(), jdbc.username(), jdbc.password(), jdbc);
+        return pool("leaf", jdbc.url(), jdbc.username(), jdbc.password(), jdbc, jdbc.connectTimeout(),
+                jdbc.queryTimeout());
     }
 
     /**
      * Leaf's own pool on one database, sized and bounded by {@code leaf.jdbc.*}.
      *
      * @param name the pool's name (one of several stores: {@code leaf-store-k})
+     * @param wait bound on waiting for a connection from the pool
+     * @param read bound on waiting for one answer of the database (the network timeout Druid sets on
+     *     each connection, in milliseconds whatever the driver)
      */
-    static DruidDataSource pool(String name, String url, String username, String password, JdbcProperties jdbc)
-            throws SQLException {
+    static DruidDataSource pool(String name, String url, String username, String password, JdbcProperties jdbc,
+            Duration wait, Duration read) throws SQLException {
         DruidDataSource pool = new DruidDataSource();
         pool.setName(name);
         pool.setUrl(url);
@@ -188,9 +205,9 @@ public class LeafJdbcAutoConfiguration {
         pool.setInitialSize(0); // start even while the database is down; loads fail with 503 instead
         pool.setMinIdle(1);
         pool.setMaxActive(jdbc.poolSize());
-        pool.setMaxWait(jdbc.connectTimeout().toMillis());
+        pool.setMaxWait(wait.toMillis());
         pool.setConnectTimeout((int) jdbc.connectTimeout().toMillis());
-        pool.setSocketTimeout((int) jdbc.queryTimeout().toMillis());
+        pool.setSocketTimeout((int) read.toMillis());
         pool.setValidationQuery("SELECT 1");
         pool.setTestWhileIdle(true);
         pool.setTestOnBorrow(false);

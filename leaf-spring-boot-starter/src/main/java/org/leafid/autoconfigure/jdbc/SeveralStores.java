@@ -85,12 +85,7 @@ public final class SeveralStores implements AutoCloseable {
                     new StripedLeafAllocStore(repositories.get(i), place, fleet, Sleeper.system())));
         }
         return new SeveralStores(pools, fleet, repositories, new MultiStoreSegmentStore(stores, jdbc.storeTimeout(),
-                PROBE_INTERVAL, WARM_UP, InstantSource.system()));
-    }
-
-    /** Store {@code k}'s pool; the first one's also holds every other table of Leaf. */
-    public DruidDataSource pool(int k) {
-        return pools.get(k);
+                MultiStoreSegmentStore.Bound.STORE, PROBE_INTERVAL, WARM_UP, InstantSource.system()));
     }
 
     /** The segment store of blocks from whichever store answers. */
