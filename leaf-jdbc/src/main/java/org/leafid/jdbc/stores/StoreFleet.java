@@ -11,8 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.leafid.core.Sleeper;
 import org.leafid.core.segment.SegmentStoreException;
 import org.leafid.jdbc.SqlFailures;
+import org.leafid.jdbc.SqlRetry;
 import org.leafid.jdbc.segment.LeafAllocMapper;
 import org.leafid.jdbc.segment.LeafAllocMapper.TagRow;
 import org.slf4j.Logger;
@@ -75,8 +77,12 @@ public final class StoreFleet {
         }
     }
 
+    /** Reads and writes of the fleet's record that the database answers "try again" are tried again. */
+    private final SqlRetry retry;
+
     /** @param width {@code leaf.jdbc.stripe-width}, which every store records */
     public StoreFleet(List<Member> members, long width) {
+        this.retry = new SqlRetry("leaf_high_water", Sleeper.system());
         this.members = List.copyOf(members);
         this.width = width;
         long configured = Numbering.maskOf(members.stream().filter(m -> m.state() == StoreState.MEMBER)
@@ -101,7 +107,7 @@ public final class StoreFleet {
                 continue;
             }
             try {
-                FleetRecord.Read record = FleetRecord.read(member.sessions());
+                FleetRecord.Read record = retry.run(() -> FleetRecord.read(member.sessions()));
                 records.put(member.place(), record);
                 learn(record, member);
             } catch (PersistenceException e) {
@@ -156,33 +162,41 @@ public final class StoreFleet {
                 return;
             }
             try {
-                FleetRecord.Read record = FleetRecord.read(member.sessions());
-                if (record.empty()) {
-                    if (member.state() == StoreState.JOINING) {
-                        checked.add(place); // recorded when a renumbering makes it a member
-                        return;
-                    }
-                    refuseNewInPlaceOfKnown(member);
-                    if (!FleetRecord.create(member.sessions(), place, current)) {
-                        log.debug("Store {} joined the fleet by another server at the same moment", member.key());
-                    }
-                    record = FleetRecord.read(member.sessions());
-                    log.info("Store {} ({}) joined the fleet as store {} of numbering {}", member.key(),
-                            member.where(), place, record.numbering());
+                // Servers starting together write the same store's record at once: InnoDB may answer
+                // one of them with a deadlock, which is "try again", never a reason to refuse the start.
+                if (retry.run(() -> checkStoreOnce(member, place))) {
+                    checked.add(place);
                 }
-                verify(member, record);
-                learn(record, member);
-                for (Map.Entry<Integer, Long> other : tokens.entrySet()) {
-                    if (other.getKey() != place && !other.getValue().equals(record.others().get(other.getKey()))) {
-                        FleetRecord.recordOther(member.sessions(), other.getKey(), other.getValue());
-                    }
-                }
-                checked.add(place);
             } catch (PersistenceException e) {
                 throw new SegmentStoreException(null, "the fleet's record in " + member.key() + " could not be read: "
                         + SqlFailures.describe(e, member.where()), e);
             }
         }
+    }
+
+    /** One attempt of {@link #checkStore}: whether the store is checked (a joining one is not yet a member). */
+    private boolean checkStoreOnce(Member member, int place) {
+        FleetRecord.Read record = FleetRecord.read(member.sessions());
+        if (record.empty()) {
+            if (member.state() == StoreState.JOINING) {
+                return true; // recorded when a renumbering makes it a member
+            }
+            refuseNewInPlaceOfKnown(member);
+            if (!FleetRecord.create(member.sessions(), place, current)) {
+                log.debug("Store {} joined the fleet by another server at the same moment", member.key());
+            }
+            record = FleetRecord.read(member.sessions());
+            log.info("Store {} ({}) joined the fleet as store {} of numbering {}", member.key(),
+                    member.where(), place, record.numbering());
+        }
+        verify(member, record);
+        learn(record, member);
+        for (Map.Entry<Integer, Long> other : tokens.entrySet()) {
+            if (other.getKey() != place && !other.getValue().equals(record.others().get(other.getKey()))) {
+                FleetRecord.recordOther(member.sessions(), other.getKey(), other.getValue());
+            }
+        }
+        return true;
     }
 
     /** Reads store {@code place}'s numbering again, after it answered with a newer one. */

@@ -1,0 +1,71 @@
+"""The client against servers that answer badly in one way each, beside a good one: every ID it
+hands out comes from the good server, none twice, and each bad answer is refused and counted."""
+import os
+import sys
+import threading
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from fake_servers import BAD, FakeServer, Good, Recording  # noqa: E402
+from leafid import LeafClient, LeafUnavailableError  # noqa: E402
+
+
+def quiet(line):
+    pass
+
+
+class ConformanceTest(unittest.TestCase):
+
+    def take_through(self, behaviour, n=5000, threads=4):
+        good_source = Good(start=1)
+        bad = FakeServer(behaviour, source=Good(start=10**15))
+        good = FakeServer(good_source)
+        client = LeafClient([bad.url, good.url], request_timeout=0.5, max_wait=5, log=quiet)
+        issued, lock = [], threading.Lock()
+
+        def work():
+            buffer = client.segment("t")
+            mine = [buffer.next_id() for _ in range(n // threads)]
+            with lock:
+                issued.extend(mine)
+
+        workers = [threading.Thread(target=work) for _ in range(threads)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(60)
+        bad.close()
+        good.close()
+        self.assertEqual(len(issued), n - n % threads)
+        self.assertEqual(len(set(issued)), len(issued), "an ID handed out twice")
+        self.assertTrue(all(1 <= value < good_source.next for value in issued),
+                        "an ID that the good server did not give")
+        return client, bad
+
+    def test_every_bad_server_is_refused_and_the_good_one_serves(self):
+        for behaviour in list(BAD) + ["drip", "endless"]:
+            with self.subTest(behaviour=behaviour):
+                client, bad = self.take_through(behaviour)
+                if behaviour != "redirect":
+                    refused = sum(n for (url, _), n in client.bad_answers().items() if url == bad.url)
+                    self.assertGreater(refused, 0, "no bad answer counted")
+
+    def test_a_server_replaying_what_another_gave_is_refused(self):
+        source = Recording(start=1)
+        good = FakeServer(source)
+        replaying = FakeServer("replay", source=source)
+        client = LeafClient([good.url, replaying.url], request_timeout=0.5, max_wait=1, log=quiet)
+        buffer = client.snowflake("k")
+        issued = [buffer.next_id() for _ in range(3000)]
+        good.close()
+        with self.assertRaises(LeafUnavailableError):
+            while True:
+                issued.append(buffer.next_id())
+        replaying.close()
+        self.assertEqual(len(set(issued)), len(issued))
+        self.assertTrue(any(url == replaying.url for url, _ in client.bad_answers()))
+
+
+if __name__ == "__main__":
+    unittest.main()
