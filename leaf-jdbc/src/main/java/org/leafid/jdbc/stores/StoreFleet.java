@@ -164,9 +164,8 @@ public final class StoreFleet {
             try {
                 // Servers starting together write the same store's record at once: InnoDB may answer
                 // one of them with a deadlock, which is "try again", never a reason to refuse the start.
-                if (retry.run(() -> checkStoreOnce(member, place))) {
-                    checked.add(place);
-                }
+                retry.run(() -> checkStoreOnce(member, place));
+                checked.add(place);
             } catch (PersistenceException e) {
                 throw new SegmentStoreException(null, "the fleet's record in " + member.key() + " could not be read: "
                         + SqlFailures.describe(e, member.where()), e);
@@ -174,12 +173,12 @@ public final class StoreFleet {
         }
     }
 
-    /** One attempt of {@link #checkStore}: whether the store is checked (a joining one is not yet a member). */
-    private boolean checkStoreOnce(Member member, int place) {
+    /** One attempt of {@link #checkStore}; the record it read (a joining store's stays empty until renumbered). */
+    private FleetRecord.Read checkStoreOnce(Member member, int place) {
         FleetRecord.Read record = FleetRecord.read(member.sessions());
         if (record.empty()) {
             if (member.state() == StoreState.JOINING) {
-                return true; // recorded when a renumbering makes it a member
+                return record; // recorded when a renumbering makes it a member
             }
             refuseNewInPlaceOfKnown(member);
             if (!FleetRecord.create(member.sessions(), place, current)) {
@@ -196,7 +195,7 @@ public final class StoreFleet {
                 FleetRecord.recordOther(member.sessions(), other.getKey(), other.getValue());
             }
         }
-        return true;
+        return record;
     }
 
     /** Reads store {@code place}'s numbering again, after it answered with a newer one. */
