@@ -20,9 +20,7 @@ record StripedTagSteps(LeafAllocSteps leaf, long from, Stripes stripes, long gen
 
     /**
      * The store serves another numbering than the one the stripes came from, or is frozen for a
-     * renumbering: nothing was reserved.
-     *
-     * @param generation the store's, or -1 while it is frozen
+     * renumbering: nothing was reserved. Carries the store's generation, or -1 while it is frozen.
      */
     static final class OtherNumbering extends RuntimeException {
 
