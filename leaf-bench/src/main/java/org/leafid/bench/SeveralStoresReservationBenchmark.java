@@ -35,9 +35,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * ({@code LeafAllocRepository} on the local MariaDB, as {@code leaf.jdbc.url}) beside three stores
  * ({@code leaf.jdbc.stores}: the local MariaDB, PostgreSQL and a second MariaDB database), where the
  * block comes from the first store through {@link MultiStoreSegmentStore} (its pool bounded as the server bounds it) and the striped
- * reservation. Run from the repository's root:
+ * reservation. Run from the repository's root, once in each order: the second trial of a run is the
+ * slower one, whichever it is (the database still cleaning up after the first), so a figure is the pair.
  *
- * <pre>java -jar leaf-bench/target/benchmarks.jar SeveralStoresReservationBenchmark -f 2 -wi 2 -w 2s -i 5 -r 2s</pre>
+ * <pre>java -jar leaf-bench/target/benchmarks.jar SeveralStoresReservationBenchmark -p stores=one,three -f 3 -wi 2 -w 2s -i 5 -r 2s
+ *java -jar leaf-bench/target/benchmarks.jar SeveralStoresReservationBenchmark -p stores=three,one -f 3 -wi 2 -w 2s -i 5 -r 2s</pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)

@@ -1,5 +1,6 @@
 package org.leafid.jdbc.segment;
 
+import java.util.function.Supplier;
 import org.apache.ibatis.session.SqlSession;
 import org.leafid.core.segment.AllocRow;
 import org.leafid.core.segment.SegmentStoreException;
@@ -26,9 +27,16 @@ public record LeafAllocSteps(String tag, long requestedStep) implements Reservat
 
     @Override
     public Advanced advance(SqlSession session) {
-        LeafAllocMapper mapper = session.getMapper(LeafAllocMapper.class);
-        int updated = mapper.advanceMaxId(tag, requestedStep);
-        AllocRow row = mapper.find(tag);
+        return advance(session, () -> session.getMapper(LeafAllocMapper.class).find(tag));
+    }
+
+    /**
+     * Leaf's UPDATE, then the row as {@code read} finds it after it (null: no such tag); a table
+     * that reads more with the row (several stores: their generation) passes its own read.
+     */
+    public Advanced advance(SqlSession session, Supplier<AllocRow> read) {
+        int updated = session.getMapper(LeafAllocMapper.class).advanceMaxId(tag, requestedStep);
+        AllocRow row = read.get();
         if (row == null) {
             throw new UnknownTagException(tag);
         }

@@ -13,28 +13,32 @@ import org.apache.ibatis.annotations.Select;
 public interface FleetMapper {
 
     /**
-     * The store's generation and whether it is frozen, read with a shared lock in a reservation's
-     * transaction: a renumbering ({@link #lockGeneration}) waits for the reservations that read the
-     * old one, and those after it read the new one. A locking read only, so that InnoDB takes no
-     * snapshot here: the reservation's later reads (its high-water mark) must see what other servers
-     * committed while it waited for the row's lock.
+     * A tag's row, read just after Leaf's UPDATE moved it, beside the store's generation and frozen
+     * rows read with a shared lock: one statement, so a striped reservation takes no more trips than
+     * a single store's. A renumbering ({@link #lockGeneration}) waits for the reservations that read
+     * the old generation; one that locked first is read frozen here and rolled back. A locking read,
+     * so that InnoDB takes no snapshot before the row's lock was held. No row: the tag is unknown or
+     * the store has no generation recorded.
      */
-    @Select("SELECT name, high FROM leaf_high_water WHERE name IN ('" + FleetRecord.GENERATION + "', '"
-            + FleetRecord.FROZEN + "') LOCK IN SHARE MODE")
-    @Select(databaseId = "postgresql", value = "SELECT name, high FROM leaf_high_water WHERE name IN ('"
-            + FleetRecord.GENERATION + "', '" + FleetRecord.FROZEN + "') FOR SHARE")
+    @Select("SELECT a.max_id, a.step, g.name, g.high FROM leaf_alloc a JOIN leaf_high_water g ON g.name IN ('"
+            + FleetRecord.GENERATION + "', '" + FleetRecord.FROZEN + "') WHERE a.biz_tag = #{tag} LOCK IN SHARE MODE")
+    @Select(databaseId = "postgresql", value = "SELECT a.max_id, a.step, g.name, g.high FROM leaf_alloc a"
+            + " JOIN leaf_high_water g ON g.name IN ('" + FleetRecord.GENERATION + "', '" + FleetRecord.FROZEN
+            + "') WHERE a.biz_tag = #{tag} FOR SHARE OF g")
     @ConstructorArgs({
+        @Arg(column = "max_id", javaType = long.class),
+        @Arg(column = "step", javaType = int.class),
         @Arg(column = "name", javaType = String.class),
         @Arg(column = "high", javaType = long.class)
     })
-    List<Mark> generationShared();
+    List<RowUnderGeneration> rowUnderGeneration(@Param("tag") String tag);
 
-    /** A row of {@code leaf_high_water}. */
-    record Mark(String name, long high) {}
+    /** A tag's {@code max_id} and step beside one row of the store's generation. */
+    record RowUnderGeneration(long maxId, int step, String name, long high) {}
 
     /**
      * The store's generation and frozen rows, locked until the renumbering's transaction ends: both
-     * in one statement, in the same order as {@link #generationShared} takes them, so that the two
+     * in one statement, in the same order as {@link #rowUnderGeneration} takes them, so that the two
      * never wait for each other in a circle.
      */
     @Select("SELECT high FROM leaf_high_water WHERE name IN ('" + FleetRecord.GENERATION + "', '"

@@ -7,6 +7,7 @@ import org.leafid.core.segment.Stripes;
 import org.leafid.core.segment.TagExhaustedException;
 import org.leafid.jdbc.reservation.OneTripReservation;
 import org.leafid.jdbc.reservation.ReservationSteps;
+import org.leafid.jdbc.segment.LeafAllocMapper;
 import org.leafid.jdbc.segment.LeafAllocSteps;
 
 /**
@@ -54,21 +55,7 @@ record StripedTagSteps(LeafAllocSteps leaf, long from, Stripes stripes, long gen
 
     @Override
     public Advanced advance(SqlSession session) {
-        // Under a shared lock on the store's generation, before the row moves: a renumbering freezes the
-        // store only after this transaction ends, and a reservation after it reads the store frozen.
-        long served = -2;
-        boolean frozen = false;
-        for (FleetMapper.Mark mark : session.getMapper(FleetMapper.class).generationShared()) {
-            if (mark.name().equals(FleetRecord.GENERATION)) {
-                served = mark.high();
-            } else {
-                frozen = mark.high() != 0;
-            }
-        }
-        if (frozen || served != generation) {
-            throw new OtherNumbering(frozen ? -1 : served);
-        }
-        Advanced row = leaf.advance(session);
+        Advanced row = leaf.advance(session, () -> readUnderGeneration(session));
         long size = size(row.step());
         if (size > stripes.width()) {
             throw new SegmentStoreException(leaf.tag(), "a block of " + size + " numbers is wider than a stripe ("
@@ -85,6 +72,38 @@ record StripedTagSteps(LeafAllocSteps leaf, long from, Stripes stripes, long gen
             leaf.moveMaxIdTo(session, end);
         }
         return new Advanced(end, row.step(), 0);
+    }
+
+    /**
+     * The row Leaf's UPDATE just moved, read with the store's generation under a shared lock: a
+     * renumbering freezes the store only after this transaction ends, and one that froze it first is
+     * seen here. Under another numbering, or frozen, the UPDATE is rolled back (the row stays where
+     * the renumbering read it) and nothing is reserved.
+     */
+    private AllocRow readUnderGeneration(SqlSession session) {
+        long served = -2;
+        boolean frozen = false;
+        AllocRow row = null;
+        for (FleetMapper.RowUnderGeneration read : session.getMapper(FleetMapper.class).rowUnderGeneration(
+                leaf.tag())) {
+            row = leaf.block(read.maxId(), read.step());
+            if (read.name().equals(FleetRecord.GENERATION)) {
+                served = read.high();
+            } else {
+                frozen = read.high() != 0;
+            }
+        }
+        if (row == null) {
+            row = session.getMapper(LeafAllocMapper.class).find(leaf.tag());
+            if (row == null) {
+                return null;
+            }
+        }
+        if (frozen || served != generation) {
+            session.rollback(true);
+            throw new OtherNumbering(frozen ? -1 : served);
+        }
+        return row;
     }
 
     @Override

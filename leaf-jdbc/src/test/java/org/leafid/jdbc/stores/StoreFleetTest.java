@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alibaba.druid.pool.DruidDataSource;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -237,6 +239,52 @@ class StoreFleetTest {
         assertThat(afterSetBack.maxId() - 1_000).as("above the mark, inside an own stripe")
                 .isGreaterThanOrEqualTo(next.maxId());
         assertThat(own.owns(afterSetBack.maxId() - 1_000) && own.owns(afterSetBack.maxId() - 1)).isTrue();
+    }
+
+    /**
+     * A renumbering that freezes a store while a reservation is between Leaf's UPDATE and its read of
+     * the generation: the reservation waits for the freeze, reads the store frozen, and its UPDATE is
+     * rolled back, so the row stays where the renumbering reads it; nothing is served while frozen,
+     * and the store serves again, above the row, once the numbering is recorded. On a MariaDB store
+     * and on a PostgreSQL one.
+     */
+    @Test
+    void aReservationThatMeetsAFreezeMovesNothing() throws Exception {
+        List<TestDatabase> stores = three();
+        StoreFleet fleet = fleet(stores, WIDTH);
+        fleet.checkAtStart();
+        ExecutorService reserving = Executors.newSingleThreadExecutor();
+        try {
+            for (int k : new int[] {0, 1}) {
+                StripedLeafAllocStore store = striped(fleet, stores, k);
+                long served = store.reserveFrom(TAG, 1, 0).maxId();
+                long before = stores.get(k).maxId(TAG);
+                Future<AllocRow> meetsTheFreeze;
+                try (Connection freezing = stores.get(k).connect()) {
+                    freezing.setAutoCommit(false);
+                    try (Statement statement = freezing.createStatement()) {
+                        statement.executeQuery("SELECT high FROM leaf_high_water WHERE name IN ('"
+                                + FleetRecord.GENERATION + "', '" + FleetRecord.FROZEN + "') FOR UPDATE").close();
+                        statement.executeUpdate("UPDATE leaf_high_water SET high = 1 WHERE name = '"
+                                + FleetRecord.FROZEN + "'");
+                        meetsTheFreeze = reserving.submit(() -> store.reserveFrom(TAG, 1, served));
+                        // Long enough for the reservation's UPDATE to lock the row and wait on the freeze.
+                        Thread.sleep(300);
+                        assertThat(meetsTheFreeze).as("store %d: waits for the freeze", k).isNotDone();
+                    }
+                    freezing.commit();
+                }
+                assertThatThrownBy(() -> meetsTheFreeze.get(30, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(SegmentStoreException.class).hasMessageContaining("stayed frozen");
+                assertThat(stores.get(k).maxId(TAG)).as("store %d: the UPDATE was rolled back", k).isEqualTo(before);
+                stores.get(k).update("UPDATE leaf_high_water SET high = 0 WHERE name = ?", FleetRecord.FROZEN);
+                AllocRow after = store.reserveFrom(TAG, 1, served);
+                assertThat(after.maxId() - 1_000).as("store %d: served again above what it served", k)
+                        .isGreaterThanOrEqualTo(served);
+            }
+        } finally {
+            reserving.shutdownNow();
+        }
     }
 
     private StripedLeafAllocStore striped(StoreFleet fleet, List<TestDatabase> databases, int k) {
