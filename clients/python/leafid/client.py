@@ -5,6 +5,7 @@ import sys
 import threading
 import urllib.parse
 
+from .formats import Pattern
 from .ids import IdBuffer, Kind, shard_of
 from .servers import BadAnswer, Servers
 
@@ -134,8 +135,12 @@ class FormatStrings:
         pattern = headers.get("leaf-format")
         if not pattern:
             raise BadAnswer("pattern", "no Leaf-Format header")
-        if self.pattern is not None and pattern != self.pattern:
-            raise BadAnswer("pattern", f"pattern {pattern!r}, not {self.pattern!r} as before")
+        if self.pattern is not None and pattern != self.pattern.text:
+            raise BadAnswer("pattern", f"pattern {pattern!r}, not {self.pattern.text!r} as before")
+        try:
+            parsed = self.pattern or Pattern(pattern)
+        except ValueError as unreadable:
+            raise BadAnswer("pattern", f"Leaf-Format: {unreadable}") from None
         lines = body.decode("utf-8", "replace").split("\n")
         if lines and lines[-1] == "":
             lines.pop()
@@ -143,12 +148,13 @@ class FormatStrings:
             raise BadAnswer("count", f"{len(lines)} strings for {asked} asked")
         seen = set()
         for line in lines:
-            if not line or not line.isprintable() or len(line) > 128:
-                raise BadAnswer("format", f"{line[:40]!r} is not a string of a format")
+            problem = parsed.problem(line)
+            if problem:
+                raise BadAnswer("format", f"{line[:40]!r} {problem}: not a string of {pattern!r}")
             if line in seen or line in self.recent_set:
                 raise BadAnswer("repeated", f"{line!r} was served before")
             seen.add(line)
-        self.pattern = pattern
+        self.pattern = parsed
         for line in lines:
             if len(self.recent) == self.recent.maxlen:
                 self.recent_set.discard(self.recent[0])

@@ -5,9 +5,12 @@ import json
 import threading
 import time
 
+from .errors import LeafInvalidInputError
 from .servers import BadAnswer
 
 RANGES = "application/vnd.leaf.ranges+json"
+# A batch above the servers' leaf.max-batch: asked again at half the size.
+INVALID_COUNT = "urn:leaf:problem:invalid-count"
 # A decimal ID and its newline: no good answer is longer per ID asked for.
 BYTES_PER_ID = 20
 # Answers accepted before, each compared with a new one: two requests in flight at once are judged
@@ -194,12 +197,7 @@ class IdBuffer:
         try:
             with self.lock:
                 size = self._size()
-            accept = f"{RANGES}, text/plain;q=0.5" if self.kind.name in ("segment", "shard") else "text/plain"
-            separator = "&" if "?" in self.path else "?"
-            runs = self.client.servers.get(f"{self.path}{separator}count={size}", accept,
-                                           BYTES_PER_ID * size + 1024,
-                                           lambda status, headers, body: self._accept(
-                                               parse(body, headers.get("content-type", ""), size, self.kind)))
+            runs = self._ask(size)
             with self.lock:
                 for first, last, stride in runs:
                     self.queue.append([first, last, stride])
@@ -211,6 +209,24 @@ class IdBuffer:
                 self.failure = failure
                 self.fetching = False
                 self.lock.notify_all()
+
+    def _ask(self, size):
+        """One batch of `size`, halved while the servers refuse it as larger than their leaf.max-batch."""
+        accept = f"{RANGES}, text/plain;q=0.5" if self.kind.name in ("segment", "shard") else "text/plain"
+        separator = "&" if "?" in self.path else "?"
+        while True:
+            try:
+                return self.client.servers.get(f"{self.path}{separator}count={size}", accept,
+                                               BYTES_PER_ID * size + 1024,
+                                               lambda status, headers, body: self._accept(
+                                                   parse(body, headers.get("content-type", ""), size, self.kind)))
+            except LeafInvalidInputError as refused:
+                if refused.type != INVALID_COUNT or size == 1:
+                    raise
+                size = max(size // 2, 1)
+                with self.lock:
+                    self.max_batch = min(self.max_batch, size)
+                    self.batch = min(self.batch, size)
 
     def _accept(self, answer):
         """The runs of the answer this client may serve; BadAnswer for one it must not."""

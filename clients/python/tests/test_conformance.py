@@ -5,9 +5,11 @@ import sys
 import threading
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "conformance"))
 
-from fake_servers import BAD, FakeServer, Good, Recording  # noqa: E402
+from bad_servers import BAD, SLOW, AlternatingShard, FakeServer, Good, GoodFormat, GoodShard  # noqa: E402
 from leafid import LeafClient, LeafUnavailableError  # noqa: E402
 
 
@@ -19,7 +21,7 @@ class ConformanceTest(unittest.TestCase):
 
     def take_through(self, behaviour, n=5000, threads=4):
         good_source = Good(start=1)
-        bad = FakeServer(behaviour, source=Good(start=10**15))
+        bad = FakeServer(behaviour, source=good_source)
         good = FakeServer(good_source)
         client = LeafClient([bad.url, good.url], request_timeout=0.5, max_wait=5, log=quiet)
         issued, lock = [], threading.Lock()
@@ -39,12 +41,12 @@ class ConformanceTest(unittest.TestCase):
         good.close()
         self.assertEqual(len(issued), n - n % threads)
         self.assertEqual(len(set(issued)), len(issued), "an ID handed out twice")
-        self.assertTrue(all(1 <= value < good_source.next for value in issued),
+        self.assertTrue(all(good_source.issued(value) for value in issued),
                         "an ID that the good server did not give")
         return client, bad
 
     def test_every_bad_server_is_refused_and_the_good_one_serves(self):
-        for behaviour in list(BAD) + ["drip", "endless"]:
+        for behaviour in list(BAD) + list(SLOW):
             with self.subTest(behaviour=behaviour):
                 client, bad = self.take_through(behaviour)
                 if behaviour != "redirect":
@@ -52,7 +54,7 @@ class ConformanceTest(unittest.TestCase):
                     self.assertGreater(refused, 0, "no bad answer counted")
 
     def test_a_server_replaying_what_another_gave_is_refused(self):
-        source = Recording(start=1)
+        source = Good(start=1)
         good = FakeServer(source)
         replaying = FakeServer("replay", source=source)
         client = LeafClient([good.url, replaying.url], request_timeout=0.5, max_wait=1, log=quiet)
@@ -65,6 +67,39 @@ class ConformanceTest(unittest.TestCase):
         replaying.close()
         self.assertEqual(len(set(issued)), len(issued))
         self.assertTrue(any(url == replaying.url for url, _ in client.bad_answers()))
+
+
+    def test_a_shard_server_answering_another_shard_every_other_time_is_refused(self):
+        good_source = GoodShard(app=1, shard=GoodShard_shard())
+        bad = FakeServer(AlternatingShard(good_source))
+        good = FakeServer(good_source)
+        client = LeafClient([bad.url, good.url], request_timeout=0.5, max_wait=5, log=quiet)
+        issued = client.shard(1, GATE_PASS).next_ids(3000)
+        bad.close()
+        good.close()
+        self.assertEqual(len(set(issued)), 3000)
+        self.assertTrue(all(good_source.ours(value) for value in issued), "an ID of another shard")
+        self.assertTrue(any(check == "shard" for (url, check) in client.bad_answers() if url == bad.url))
+
+    def test_a_format_string_with_a_wrong_check_character_is_refused(self):
+        good_source = GoodFormat()
+        bad = FakeServer(GoodFormat(start=500_000, wrong_check=True))
+        good = FakeServer(good_source)
+        client = LeafClient([bad.url, good.url], request_timeout=0.5, max_wait=5, log=quiet)
+        strings = client.format("o").next(500)
+        bad.close()
+        good.close()
+        self.assertEqual(len(set(strings)), 500)
+        self.assertTrue(all(good_source.issued(value) for value in strings))
+        self.assertTrue(any(check == "format" for (url, check) in client.bad_answers() if url == bad.url))
+
+
+GATE_PASS = "alice@example.com"
+
+
+def GoodShard_shard():
+    from leafid.ids import shard_of
+    return shard_of(GATE_PASS)
 
 
 if __name__ == "__main__":

@@ -69,8 +69,10 @@ class RealServerTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.work = tempfile.mkdtemp(prefix="leafid-python-")
-        cls.server = Server(cls.work, "--leaf.formats.o.pattern=O{yyyy}{seq:6}", "--leaf.formats.o.reset=yearly",
-                            "--leaf.formats.o.tag=py-format", "--leaf.formats.o.zone=UTC")
+        cls.server = Server(cls.work, "--leaf.formats.o.pattern=O{yyyy}{seq:6}{check}",
+                            "--leaf.formats.o.reset=yearly", "--leaf.formats.o.tag=py-format",
+                            "--leaf.formats.o.zone=UTC", "--leaf.formats.b.pattern=B-{yy}{MM}-{seq36:5}{check}",
+                            "--leaf.formats.b.tag=py-format-36", "--leaf.formats.b.zone=UTC")
 
     @classmethod
     def tearDownClass(cls):
@@ -89,6 +91,9 @@ class RealServerTest(unittest.TestCase):
             strings = client.format("o").next(50)
             self.assertEqual(len(set(strings)), 50)
             self.assertTrue(client.next_string("o").startswith("O"))
+            # Base 36 with a Luhn mod 36 check: every string the server gives passes the client's test of it.
+            base36 = client.format("b").next(2000)
+            self.assertEqual(len(set(base36)), 2000)
             self.assertEqual(client.bad_answers(), {})
 
     def test_typed_errors(self):
