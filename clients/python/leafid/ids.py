@@ -133,6 +133,8 @@ class IdBuffer:
         self.kind = kind
         self.max_batch = max_batch
         self.batch = max(1, min(first_batch, max_batch))
+        # Where the next batch is fetched: a part of the batch left, as the threshold says; -1 never.
+        self.refill_at = -1
         self.lock = threading.Condition()
         self.queue = collections.deque()  # runs [next, last, stride] still to serve
         self.left = 0
@@ -145,6 +147,18 @@ class IdBuffer:
         self.last_fetch = None
 
     def next_id(self):
+        # The common case, kept short: one lock, one run, no list (Python pays for every call).
+        with self.lock:
+            if self.left > 1:
+                run = self.queue[0]
+                value = run[0]
+                run[0] = value + run[2]
+                if value >= run[1]:
+                    self.queue.popleft()
+                self.left -= 1
+                if self.left <= self.refill_at:
+                    self._fetch_in_background()
+                return value
         return self.next_ids(1)[0]
 
     def next_ids(self, n):
@@ -172,7 +186,7 @@ class IdBuffer:
                 if run[0] > run[1]:
                     self.queue.popleft()
                 self.left -= take
-            if self.client.prefetch_threshold > 0 and self.left <= self.batch * self.client.prefetch_threshold:
+            if self.left <= self.refill_at:
                 self._fetch_in_background()
         return out
 
@@ -191,7 +205,12 @@ class IdBuffer:
             elif lasted > 4 * self.client.target_fetch_interval and self.batch > 1:
                 self.batch = max(self.batch // 2, 1)
         self.last_fetch = now
+        self._set_refill()
         return self.batch
+
+    def _set_refill(self):
+        threshold = self.client.prefetch_threshold
+        self.refill_at = int(self.batch * threshold) if threshold > 0 else -1
 
     def _fetch(self):
         try:
@@ -227,6 +246,7 @@ class IdBuffer:
                 with self.lock:
                     self.max_batch = min(self.max_batch, size)
                     self.batch = min(self.batch, size)
+                    self._set_refill()
 
     def _accept(self, answer):
         """The runs of the answer this client may serve; BadAnswer for one it must not."""

@@ -1,0 +1,3 @@
+module github.com/leafid/leaf/clients/go
+
+go 1.19
