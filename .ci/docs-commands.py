@@ -164,6 +164,36 @@ def run_curl(page, command, server, env):
     report(ok, page, command, f"HTTP {status}" + ("" if ok else f", curl exit {out.returncode}: {answer[:300]}"))
 
 
+# The clients' leafid commands, as docs/clients.md writes them: where each runs from.
+LEAFID = [
+    (r"^cd clients/python && python3 -m leafid ", {"PYTHONDONTWRITEBYTECODE": "1"}),
+    (r"^cd clients/go && go run \./cmd/leafid ", {"GOPROXY": "off", "GOTOOLCHAIN": "local"}),
+    (r"^cd clients/node && node bin/leafid\.js ", {}),
+]
+
+
+def run_leafid(page, command, server, env):
+    """A client's leafid command as written, on the server's port: exit 0 and one ID a line, as many
+    as --count (1 without it), or, when its comment names exit 1, exit 1 with the problem on stderr."""
+    body, _, comment = command.partition(" #")
+    body = body.strip().replace("localhost:8080", f"localhost:{server.port}")
+    extra = next(variables for rule, variables in LEAFID if re.search(rule, command))
+    run_env = dict(env, **extra)
+    if "GOCACHE" not in run_env and "go run" in body:
+        run_env["GOCACHE"] = os.path.join(server.dir, "go-cache")
+    out = subprocess.run(["bash", "-c", body], cwd=ROOT, env=run_env, capture_output=True, text=True, timeout=180)
+    count = re.search(r"--count (\d+)", body)
+    printed = out.stdout.split()
+    if "exit 1" in comment:
+        ok = out.returncode == 1 and out.stderr.startswith("leafid: ") and not printed
+        note = out.stderr.strip()[:200]
+    else:
+        ok = out.returncode == 0 and len(printed) == (int(count.group(1)) if count else 1) \
+            and len(set(printed)) == len(printed)
+        note = f"{len(printed)} values" + ("" if ok else f", exit {out.returncode}: {out.stderr.strip()[:300]}")
+    report(ok, page, command, note)
+
+
 def page_server(work, env, page, sql_command, connection, section=None):
     """A getting-started page's steps 2 and 3 (or those of one section of the page): its SQL on the
     scratch database (each statement run by `sql_command + [statement]`), then the server with the
@@ -412,6 +442,8 @@ def main():
                 report(True, page, command, f"run in {current.dir}, port {current.port}")
             elif command.startswith("curl "):
                 run_curl(page, command, current, env)
+            elif any(re.search(rule, command) for rule, _ in LEAFID):
+                run_leafid(page, command, current, env)
             elif command.startswith("mysql "):
                 # The reader's database `leaf` is a scratch database here.
                 body = re.sub(r"^mysql leaf\b", f"mysql {database}", command)

@@ -35,6 +35,8 @@ bench_jar="$here/target/benchmarks.jar"
 results="$here/target/client-bench"
 tag="leaf-segment-test"
 
+# shellcheck source=leaf-bench/lib-server.sh
+. "$here/lib-server.sh"
 log() { echo "== $*"; }
 fail() { echo "client-bench.sh: $*" >&2; exit 1; }
 for tool in java curl python3; do
@@ -73,34 +75,21 @@ PY
 work="$(mktemp -d -t leaf-client-bench.XXXXXX)"
 pid=""
 cleanup() {
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-        kill "$pid" 2>/dev/null || true
-        for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$pid" 2>/dev/null || true
-    fi
+    stop_process "$pid"
     cp "$work"/*.log "$results"/ 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+port="$(free_port)"
 base="http://127.0.0.1:$port"
 mkdir -p "$work/data"
 log "starting leaf-server on $base (--leaf.max-batch=$batch)"
 (cd "$work" && exec java -Xmx256m -jar "$jar" --leaf.data-dir="$work/data" --server.address=127.0.0.1 \
     --server.port="$port" --leaf.max-batch="$batch" --leaf.segment.max-step=10000000) > "$work/server.log" 2>&1 &
 pid=$!
-ready=false
-for _ in $(seq 1 600); do # up to 60 s
-    kill -0 "$pid" 2>/dev/null || { tail -n 30 "$work/server.log" >&2; fail "the server exited during start-up"; }
-    if [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$base/actuator/health/readiness" || true)" = "200" ]; then
-        ready=true
-        break
-    fi
-    sleep 0.1
-done
-$ready || { tail -n 30 "$work/server.log" >&2; fail "the server was not ready within 60 s"; }
+await_ready "$base" "$pid" "$work/server.log"
 
 segment_line="$(timeout $((seconds * 2 + 60)) java -Xmx512m -cp "$bench_jar" org.leafid.bench.client.ClientLoad \
     "$base" "$tag" 4 "$seconds" "$batch" | tail -n 1)"

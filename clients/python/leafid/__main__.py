@@ -10,8 +10,17 @@ import sys
 from . import LeafClient, LeafError
 
 
+class _Parser(argparse.ArgumentParser):
+    """A command line that is not one of the forms is a problem like any other: exit 1, one line."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"leafid: {message}", file=sys.stderr)
+        sys.exit(1)
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="leafid", description="IDs from Leaf servers, one a line.")
+    parser = _Parser(prog="leafid", description="IDs from Leaf servers, one a line.")
     parser.add_argument("--servers", required=True, help="URL[,URL...], asked in order")
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--segment", metavar="TAG")
