@@ -72,6 +72,17 @@ class SmallBatches(Good):
         return super().answer(count, accept)
 
 
+def java_shard(gate_pass):
+    """The shard the server gives a gate pass: abs(Java's String.hashCode) % 64, Integer.MIN_VALUE
+    giving 0. Written here, not taken from a client, so that no client is judged by its own hash."""
+    value = 0
+    data = gate_pass.encode("utf-16-be")
+    for i in range(0, len(data), 2):
+        value = (31 * value + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
+    value = value - (1 << 32) if value >= 1 << 31 else value
+    return 0 if value == -(1 << 31) else abs(value) % 64
+
+
 class GoodShard:
     """Shard-mode IDs of one app and one shard, as the server lays them out: sequence << 14 | shard
     << 8 | app, one per line."""

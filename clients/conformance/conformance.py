@@ -18,20 +18,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bad_servers import BAD, SLOW, AlternatingShard, FakeServer, Good, GoodFormat, GoodShard, SmallBatches  # noqa: E402
+from bad_servers import (BAD, SLOW, AlternatingShard, FakeServer, Good, GoodFormat, GoodShard,  # noqa: E402
+                         SmallBatches, java_shard)
 
 GATE_PASS = "alice@example.com"
 # A command that takes longer than this is stuck (max wait 5 s, each request bounded by 2 s).
 COMMAND_TIMEOUT = 60
-
-
-def java_shard(gate_pass):
-    value = 0
-    data = gate_pass.encode("utf-16-be")
-    for i in range(0, len(data), 2):
-        value = (31 * value + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
-    value = value - (1 << 32) if value >= 1 << 31 else value
-    return 0 if value == -(1 << 31) else abs(value) % 64
 
 
 class Case:

@@ -9,7 +9,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "conformance"))
 
-from bad_servers import BAD, SLOW, AlternatingShard, FakeServer, Good, GoodFormat, GoodShard  # noqa: E402
+from bad_servers import BAD, SLOW, AlternatingShard, FakeServer, Good, GoodFormat, GoodShard, java_shard  # noqa: E402
 from leafid import LeafClient, LeafUnavailableError  # noqa: E402
 
 
@@ -70,7 +70,7 @@ class ConformanceTest(unittest.TestCase):
 
 
     def test_a_shard_server_answering_another_shard_every_other_time_is_refused(self):
-        good_source = GoodShard(app=1, shard=GoodShard_shard())
+        good_source = GoodShard(app=1, shard=java_shard(GATE_PASS))
         bad = FakeServer(AlternatingShard(good_source))
         good = FakeServer(good_source)
         client = LeafClient([bad.url, good.url], request_timeout=0.5, max_wait=5, log=quiet)
@@ -95,11 +95,6 @@ class ConformanceTest(unittest.TestCase):
 
 
 GATE_PASS = "alice@example.com"
-
-
-def GoodShard_shard():
-    from leafid.ids import shard_of
-    return shard_of(GATE_PASS)
 
 
 if __name__ == "__main__":
