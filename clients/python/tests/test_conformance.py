@@ -93,6 +93,29 @@ class ConformanceTest(unittest.TestCase):
         self.assertTrue(all(good_source.issued(value) for value in strings))
         self.assertTrue(any(check == "format" for (url, check) in client.bad_answers() if url == bad.url))
 
+    def test_a_server_with_another_pattern_for_the_format_is_refused(self):
+        """Two servers configured with two patterns for one format: the client keeps to the first
+        pattern it accepted, so strings of the other never reach the application."""
+        good_source = GoodFormat()
+        good = FakeServer(good_source)
+        other = FakeServer(OtherPattern())
+        client = LeafClient([good.url, other.url], request_timeout=0.5, max_wait=1, log=quiet)
+        strings = client.format("o").next(100)
+        good.close()
+        with self.assertRaises(LeafUnavailableError):
+            strings.extend(client.format("o").next(100))
+        other.close()
+        self.assertTrue(all(good_source.issued(value) for value in strings))
+        self.assertIn((other.url, "pattern"), client.bad_answers())
+
+
+class OtherPattern:
+    """A format's server configured with another pattern (each of its strings right for it)."""
+
+    def answer(self, count, accept):
+        body = "".join(f"X{n:06d}\n" for n in range(1, count + 1)).encode()
+        return 200, {"Content-Type": "text/plain", "Leaf-Format": "X{seq:6}"}, body
+
 
 GATE_PASS = "alice@example.com"
 
