@@ -24,7 +24,8 @@ def anchors(path):
 
 def main():
     broken = []
-    pages = sorted(glob.glob("*.md", root_dir=ROOT) + glob.glob("docs/*.md", root_dir=ROOT))
+    pages = sorted(glob.glob("*.md", root_dir=ROOT) + glob.glob("docs/*.md", root_dir=ROOT)
+                   + glob.glob("docs/decisions/*.md", root_dir=ROOT))
     for page in pages:
         text = open(os.path.join(ROOT, page), encoding="utf-8").read()
         text = re.sub(r"```.*?```", "", text, flags=re.S)

@@ -16,9 +16,10 @@ import org.springframework.util.ClassUtils;
  * Shard mode's switch. Unlike the other modes it has no fixed default: its table, {@code id_alloc},
  * is in the embedded database (with a sample app) but not in a Leaf database nor in an
  * application's own, so unset it is on exactly when Leaf's embedded H2 database is the one in use
- * (docs/decisions.md): no {@code leaf.jdbc.url}, segment mode on, and the application has
- * neither a {@link DataSource} nor a {@link SegmentStore} of its own. An application that embeds
- * the starter and wants shard mode on its own database says {@code leaf.shard.enable=true}.
+ * (docs/decisions/0001-shard-mode-comes-on-by-itself-only.md): no {@code leaf.jdbc.url}, segment
+ * mode on, and the application has neither a {@link DataSource} nor a {@link SegmentStore} of its
+ * own. An application that embeds the starter and wants shard mode on its own database says
+ * {@code leaf.shard.enable=true}.
  * The value is bound as the record binds it ({@code yes}/{@code off} too).
  *
  * <p>Evaluated when beans are registered, after the application's own definitions, so that they
