@@ -26,12 +26,18 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private final int port;
     private final Path log;
+    /**
+     * Its working directory, a temporary one: a replica writes the RDB of a full sync there even
+     * without persistence, and in the test's module directory that file would be a stray.
+     */
+    private final Path dir;
     private final List<String> extraArguments;
     private Process process;
 
     private RedisServerProcess(int port, List<String> extraArguments) throws IOException {
         this.port = port;
         this.log = Files.createTempFile("leaf-redis-test-" + port, ".log");
+        this.dir = Files.createTempDirectory("leaf-redis-test-" + port + "-");
         this.extraArguments = List.copyOf(extraArguments);
     }
 
@@ -50,7 +56,27 @@ public final class RedisServerProcess implements AutoCloseable {
         List<String> arguments = new ArrayList<>(List.of("--replicaof", "127.0.0.1",
                 Integer.toString(masterPort)));
         arguments.addAll(moreArguments);
-        return start(arguments);
+        RedisServerProcess replica = start(arguments);
+        replica.awaitFirstSync(masterPort);
+        return replica;
+    }
+
+    /**
+     * Until the replica holds the master's data set (its link is up) and the master counts it as
+     * online (a WAIT counts its acknowledgements): what is written after this reaches it as a
+     * replicated command, never inside the first sync's copy of the whole data set, which would
+     * carry what the master keeps out of replication.
+     */
+    private void awaitFirstSync(int masterPort) {
+        try {
+            Awaitility.await("redis-server on port " + port + " synced with its master").atMost(START_WAIT)
+                    .pollInterval(Duration.ofMillis(20)).until(() -> send(port, "INFO replication\r\n")
+                            .contains("master_link_status:up")
+                            && send(masterPort, "INFO replication\r\n").contains("state=online"));
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("the replica on port " + port + " did not sync with its master within "
+                    + START_WAIT, e);
+        }
     }
 
     private static RedisServerProcess start(List<String> extraArguments) throws IOException, InterruptedException {
@@ -72,7 +98,9 @@ public final class RedisServerProcess implements AutoCloseable {
             throw new IllegalStateException("redis-server on port " + port + " is already running");
         }
         List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
-                "127.0.0.1", "--save", "", "--appendonly", "no"));
+                "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
+                // A replica's first sync starts at once, not after Redis's 5 s wait for more replicas.
+                "--repl-diskless-sync-delay", "0"));
         command.addAll(extraArguments);
         process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -109,17 +137,23 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     private boolean answersPing() {
+        return send(port, "PING\r\n").startsWith("+PONG");
+    }
+
+    /** An inline command's reply, as much as arrives within 500 ms; empty when nothing answers. */
+    private static String send(int port, String inlineCommand) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
             socket.setSoTimeout(500);
             OutputStream out = socket.getOutputStream();
-            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.write(inlineCommand.getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
-            byte[] reply = in.readNBytes(5);
-            return "+PONG".equals(new String(reply, StandardCharsets.US_ASCII));
+            byte[] buffer = new byte[8192];
+            int read = in.read(buffer);
+            return read <= 0 ? "" : new String(buffer, 0, read, StandardCharsets.US_ASCII);
         } catch (IOException notYet) {
-            return false;
+            return "";
         }
     }
 
@@ -127,6 +161,11 @@ public final class RedisServerProcess implements AutoCloseable {
     public void close() throws InterruptedException {
         if (process != null && process.isAlive()) {
             kill(); // SIGKILL ends a stopped process too
+        }
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not delete " + dir, e);
         }
     }
 }

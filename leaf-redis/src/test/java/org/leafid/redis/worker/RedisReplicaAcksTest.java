@@ -2,9 +2,7 @@ package org.leafid.redis.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +18,6 @@ import org.leafid.core.worker.WorkerIdUnavailableException;
 import org.leafid.redis.TestRedis;
 import org.leafid.testing.FakeClock;
 import org.leafid.testing.RedisServerProcess;
-import org.springframework.data.redis.core.RedisCallback;
 
 /**
  * {@code leaf.snowflake.redis.replica-acks}: a take or renewal counts only once that many replicas
@@ -88,19 +85,9 @@ class RedisReplicaAcksTest {
         taken.sink().record(taken.workerId(), clock.millis() + 6_000);
     }
 
-    /**
-     * A replica of the master, in sync, writing the snapshot of its full sync into a directory of the
-     * test's (not the module's working directory).
-     */
+    /** A replica of the master, in sync (RedisServerProcess waits for that, in a directory of its own). */
     private RedisServerProcess replica() throws Exception {
-        Path dir = Files.createDirectories(dataDir.resolve("replica-" + System.nanoTime()));
-        RedisServerProcess replica = RedisServerProcess.startReplicaOf(master.port(), List.of("--dir", dir.toString()));
-        try (TestRedis onReplica = new TestRedis(replica.port())) {
-            await("the replica in sync").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> "up".equals(onReplica.template().execute((RedisCallback<String>) connection ->
-                            connection.serverCommands().info("replication").getProperty("master_link_status"))));
-        }
-        return replica;
+        return RedisServerProcess.startReplicaOf(master.port());
     }
 
     private RedisWorkerIdRegistry registry(InstanceAddress address, int replicaAcks) {

@@ -59,7 +59,7 @@ final class ClockScenario {
             specs.add(new ClientSpec(server.name(), server.port(), tag, true, 5));
         }
         LoadRun load = LoadRun.start(specs);
-        FaultContext.hold(Duration.ofSeconds(3));
+        FaultContext.holdFor(load, 15_000);
 
         load.phase("3 ms steps back");
         long offset = 0;
@@ -84,7 +84,7 @@ final class ClockScenario {
         LoadWatch back = load.watch(null, Mode.SNOWFLAKE, outcome -> outcome.status() == 200);
         setOffset(server, 0);
         recoveryMillis = back.awaitMillis(Duration.ofSeconds(30), "snowflake ID after the clock was set right");
-        FaultContext.hold(Duration.ofSeconds(4));
+        FaultContext.holdFor(load, 15_000);
         run = load.stop();
         long lastErrorMillis = load.lastErrorNanos("clock right again").stream()
                 .map(nanos -> (nanos - back.sinceNanos()) / 1_000_000).findFirst().orElse(0);

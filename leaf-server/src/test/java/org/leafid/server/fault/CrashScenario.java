@@ -19,8 +19,9 @@ import org.leafid.server.fault.LoadRun.Mode;
 final class CrashScenario {
 
     static final int CLIENTS = 8;
-    static final Duration BEFORE = Duration.ofSeconds(8);
-    static final Duration AFTER = Duration.ofSeconds(8);
+    /** IDs before the kill and after the restart (a few seconds each at the build machine's rate). */
+    static final long BEFORE_IDS = 40_000;
+    static final long AFTER_IDS = 40_000;
 
     private CrashScenario() {}
 
@@ -43,7 +44,7 @@ final class CrashScenario {
             }
 
             LoadRun first = LoadRun.start(specs);
-            FaultContext.hold(BEFORE);
+            FaultContext.holdFor(first, BEFORE_IDS);
             long killedNanos = System.nanoTime();
             server.kill();
             maxIdAtKill = context.database.maxId(tag);
@@ -57,7 +58,7 @@ final class CrashScenario {
             downMillis = (restartNanos - killedNanos) / 1_000_000;
             recoveryMillis = (back.first().doneNanos() - killedNanos) / 1_000_000;
             server.awaitReady(Duration.ofSeconds(30));
-            FaultContext.hold(AFTER);
+            FaultContext.holdFor(second, AFTER_IDS);
             after = second.stop();
             server.stop();
             result.note("Restart: %s", server.logText().lines()
@@ -88,7 +89,7 @@ final class CrashScenario {
         after.errors().forEach((key, count) -> errors.merge(key, count, Long::sum));
 
         result.load = ScenarioResult.load(before) + " before the kill; the same clients through the restart and "
-                + AFTER.toSeconds() + " s after it";
+                + String.format(java.util.Locale.ROOT, "%,d", AFTER_IDS) + " IDs after it";
         result.fault = "kill -9 under load, restart on the same port and data dir (snowflake zk_normal, segment step 1000)";
         result.idsChecked = before.ids() + after.ids();
         result.duplicates = duplicates;

@@ -42,7 +42,7 @@ final class DatabaseOutageScenario {
                 specs.add(new ClientSpec(server.name(), server.port(), tag, true, 5));
             }
             LoadRun load = LoadRun.start(specs);
-            FaultContext.hold(Duration.ofSeconds(5));
+            FaultContext.holdFor(load, 20_000);
 
             load.phase("outage");
             LoadWatch refused = load.watch(null, Mode.SEGMENT, outcome -> outcome.status() != 200);
@@ -60,7 +60,7 @@ final class DatabaseOutageScenario {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                     .until(() -> server.status("/actuator/health/readiness") == 200);
             readyAgainMillis = (System.nanoTime() - restoredNanos) / 1_000_000;
-            FaultContext.hold(Duration.ofSeconds(4));
+            FaultContext.holdFor(load, 15_000);
             run = load.stop();
             result.note("The server logged %,d WARN lines \"Segment store failure answered with 503\" and %,d "
                     + "\"no block could be reserved\" (both throttled per kind).",

@@ -27,7 +27,11 @@ import org.leafid.server.fault.LoadRun.Mode;
  */
 final class EdgeScenario {
 
-    static final Duration LOAD = Duration.ofSeconds(Long.getLong("leaftest.edge-seconds", 20));
+    /** The IDs of a scenario's steady load; its phases take parts of it. */
+    static final long LOAD_IDS = Long.getLong("leaftest.edge-ids", 40_000);
+    /** How often max_id is set back, one set-back per {@link #SET_BACK_EVERY_IDS} IDs. */
+    static final int SET_BACKS = 6;
+    static final long SET_BACK_EVERY_IDS = 15_000;
     private static final int CLIENTS = 8;
     /** App ids of these scenarios in the fault database's id_alloc (ShardScenario has 241..243). */
     static final int MIXED_APP_A = 244;
@@ -71,7 +75,7 @@ final class EdgeScenario {
             }
         }
         LoadRun load = LoadRun.start(specs);
-        FaultContext.hold(LOAD);
+        FaultContext.holdFor(load, LOAD_IDS);
         LoadSummary run = load.stop();
         Map<String, Integer> readiness = new LinkedHashMap<>();
         for (ServerProcess server : List.of(plain, keyed)) {
@@ -134,13 +138,13 @@ final class EdgeScenario {
             }
             LoadRun load = LoadRun.start(specs);
             load.phase("before");
-            FaultContext.hold(LOAD.dividedBy(3));
+            FaultContext.holdFor(load, LOAD_IDS / 4);
             load.phase("deleted");
             context.database.update("DELETE FROM id_alloc WHERE app_id = ?", RECREATED_APP);
             FaultContext.hold(Duration.ofSeconds(2));
             load.phase("created again");
             context.database.insertRows(RECREATED_APP, "fault-recreated", 50, 0);
-            FaultContext.hold(LOAD.dividedBy(3).multipliedBy(2));
+            FaultContext.holdFor(load, LOAD_IDS / 2); // counted once the rows are back
             run = load.stop();
             for (ServerProcess server : List.of(memory, lists)) {
                 movedBack.put(server.name(), movedBack(server, "id_alloc"));
@@ -194,7 +198,7 @@ final class EdgeScenario {
             plainClients.add(ClientSpec.shard(plain.name(), plain.port(), RECREATED_BY_SQL_APP, 5));
         }
         LoadRun before = LoadRun.start(plainClients);
-        FaultContext.hold(LOAD.dividedBy(2));
+        FaultContext.holdFor(before, LOAD_IDS / 2);
         LoadSummary plainRun = before.stop();
         plain.stop();
 
@@ -213,7 +217,7 @@ final class EdgeScenario {
             }
         }
         LoadRun after = LoadRun.start(specs);
-        FaultContext.hold(LOAD.dividedBy(2));
+        FaultContext.holdFor(after, LOAD_IDS / 2);
         LoadSummary bothRun = after.stop();
         for (ServerProcess server : List.of(plain, keyed)) {
             server.stop();
@@ -264,12 +268,12 @@ final class EdgeScenario {
         }
         LoadRun load = LoadRun.start(specs);
         int setBacks = 0;
-        long deadline = System.nanoTime() + LOAD.toNanos();
-        while (System.nanoTime() < deadline) {
-            FaultContext.hold(Duration.ofSeconds(2));
+        while (setBacks < SET_BACKS) {
+            FaultContext.holdFor(load, SET_BACK_EVERY_IDS);
             context.database.update("UPDATE leaf_alloc SET max_id = 1 WHERE biz_tag = ?", tag);
             setBacks++;
         }
+        FaultContext.holdFor(load, SET_BACK_EVERY_IDS);
         LoadSummary run = load.stop();
         double moved = 0;
         for (ServerProcess server : servers) {
@@ -281,7 +285,7 @@ final class EdgeScenario {
         long duplicates = IdChecks.duplicates(all).count();
         Map<String, Long> errors = run.errors();
         result.load = ScenarioResult.load(run);
-        result.fault = "leaf_alloc.max_id set back to 1 every 2 s under load (" + setBacks + " times), two servers, "
+        result.fault = "leaf_alloc.max_id set back to 1 every " + String.format(java.util.Locale.ROOT, "%,d", SET_BACK_EVERY_IDS) + " IDs under load (" + setBacks + " times), two servers, "
                 + "step 1,000 (at most 2,000)";
         result.idsChecked = all.length;
         result.duplicates = duplicates;
@@ -311,12 +315,12 @@ final class EdgeScenario {
             }
             LoadRun load = LoadRun.start(specs);
             load.phase("before");
-            FaultContext.hold(LOAD.dividedBy(4));
+            FaultContext.holdFor(load, LOAD_IDS / 5);
             Map<String, List<String>> snapshot = lists(redis.port(), LAGGING_APP);
-            FaultContext.hold(LOAD.dividedBy(4));
+            FaultContext.holdFor(load, LOAD_IDS / 5);
             load.phase("lists put back");
             restored = restore(redis.port(), snapshot);
-            FaultContext.hold(LOAD.dividedBy(2));
+            FaultContext.holdFor(load, LOAD_IDS / 2);
             run = load.stop();
             discarded = server.logLines("the list went back in time");
             server.stop();

@@ -40,9 +40,32 @@ final class FaultContext {
         return arguments;
     }
 
-    /** Keeps the load running for a while: the scenario's clock, not a wait for a condition. */
+    /** How long a load may take to give the IDs {@link #holdFor} waits for before the scenario fails. */
+    static final Duration HOLD_BOUND = Duration.ofSeconds(90);
+
+    /**
+     * Keeps a fault going for a while: the fault's own clock (an outage, a lease, a pause), not a
+     * wait for load. A load before or after a fault ends on a count instead ({@link #holdFor}).
+     */
     static void hold(Duration duration) throws InterruptedException {
         Thread.sleep(duration.toMillis());
+    }
+
+    /**
+     * Keeps the load running until its clients got {@code ids} more IDs: a scenario ends on a count,
+     * so a quick machine is not held to a slow one's timer and a slow one still checks as many IDs.
+     * Fails when the load gives fewer within {@link #HOLD_BOUND}: a load that stalls is a finding.
+     */
+    static void holdFor(LoadRun load, long ids) throws InterruptedException {
+        long target = load.idsSoFar() + ids;
+        long deadline = System.nanoTime() + HOLD_BOUND.toNanos();
+        while (load.idsSoFar() < target) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the load gave " + (ids - (target - load.idsSoFar())) + " of " + ids
+                        + " IDs within " + HOLD_BOUND.toSeconds() + " s");
+            }
+            Thread.sleep(5);
+        }
     }
 
     /** The clients' IDs of one mode (and tag, for segment), all runs together. */

@@ -25,6 +25,8 @@ final class Fleet implements AutoCloseable {
     private final Path jar;
     private final Path logs;
     private final Path dataRoot;
+    /** The JVM options that start a server from the class cache ops/start-cache.sh made of the jar. */
+    private final List<String> startCache;
     private final List<ServerProcess> processes = new ArrayList<>();
     private final Thread killer = new Thread(this::killAll, "fault-fleet-killer");
 
@@ -38,6 +40,7 @@ final class Fleet implements AutoCloseable {
         this.logs = Files.createDirectories(
                 Path.of(System.getProperty("leaftest.fault-logs", "target/fault-logs")).toAbsolutePath());
         this.dataRoot = Files.createTempDirectory("leaf-fault-" + runId + "-");
+        this.startCache = startCache(jar, logs);
         Runtime.getRuntime().addShutdownHook(killer);
     }
 
@@ -54,7 +57,7 @@ final class Fleet implements AutoCloseable {
     synchronized ServerProcess server(String name, int port, Path dataDir, List<String> arguments,
             Map<String, String> environment) {
         ServerProcess server = new ServerProcess(name, port, dataDir, logs.resolve(runId + "-" + name + ".log"), jar,
-                arguments, environment);
+                startCache, arguments, environment);
         processes.add(server);
         return server;
     }
@@ -63,6 +66,37 @@ final class Fleet implements AutoCloseable {
     static void startAll(List<ServerProcess> servers, Duration atMost) {
         servers.forEach(ServerProcess::start);
         servers.forEach(server -> server.awaitReady(atMost));
+    }
+
+    /**
+     * Makes the class cache every server of the suite starts from, with ops/start-cache.sh (the
+     * script users run; its training start is one more server start), and returns the options it
+     * prints for using it: the words between {@code java} and {@code -jar}. The suite starts
+     * about 40 server JVMs, and each loads the same classes.
+     */
+    private static List<String> startCache(Path jar, Path logs) throws IOException {
+        Path script = Path.of("..", "ops", "start-cache.sh").toAbsolutePath().normalize();
+        Path javaCommand = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path output = logs.resolve("start-cache.out");
+        Process process = new ProcessBuilder(script.toString(), jar.toString(),
+                jar.resolveSibling("fault-start-cache").toString(), javaCommand.toString())
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            if (!process.waitFor(3, java.util.concurrent.TimeUnit.MINUTES) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                throw new IllegalStateException("ops/start-cache.sh failed; its output is in " + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while ops/start-cache.sh made the class cache", e);
+        }
+        List<String> lines = Files.readAllLines(output);
+        List<String> words = Arrays.asList(lines.get(lines.size() - 1).trim().split(" "));
+        int jarAt = words.indexOf("-jar");
+        if (jarAt < 1) {
+            throw new IllegalStateException("ops/start-cache.sh printed no start command: " + lines);
+        }
+        return List.copyOf(words.subList(1, jarAt));
     }
 
     static int freePort() {

@@ -53,18 +53,18 @@ final class GaleraScenario {
                 specs.add(ClientSpec.shard(server.name(), server.port(), APP, 5));
             }
             LoadRun load = LoadRun.start(specs);
-            FaultContext.hold(Duration.ofSeconds(5));
+            FaultContext.holdFor(load, 12_000);
             load.phase("node 3 killed");
             cluster.kill(2);
-            FaultContext.hold(Duration.ofSeconds(4));
+            FaultContext.holdFor(load, 8_000);
             load.phase("node 3 back");
             cluster.restart(2);
-            FaultContext.hold(Duration.ofSeconds(3));
+            FaultContext.holdFor(load, 8_000);
             load.phase("node 1 killed");
             cluster.kill(0);
             LoadWatch listServer = load.watch("galera-list", Mode.SEGMENT, outcome -> outcome.status() == 200);
             listRecoveryMillis = listServer.awaitMillis(Duration.ofSeconds(30), "segment ID from the list's server");
-            FaultContext.hold(Duration.ofSeconds(5));
+            FaultContext.holdFor(load, 12_000);
             run = load.stop();
             for (ServerProcess server : servers) {
                 skips += server.logLines("The database Leaf writes to is now");

@@ -22,7 +22,8 @@ import org.leafid.server.fault.LoadRun.Mode;
  */
 final class IdentityScenario {
 
-    static final Duration LOAD = Duration.ofSeconds(Long.getLong("leaftest.identity-seconds", 6));
+    /** The IDs each mode's load gives once the second process is ready or refused. */
+    static final long LOAD_IDS = Long.getLong("leaftest.identity-ids", 30_000);
     private static final int CLIENTS_PER_INSTANCE = 3;
     /** The identity both processes of a mode share; their server ports differ. */
     private static final String SHARED_PORT = "18080";
@@ -48,7 +49,8 @@ final class IdentityScenario {
 
         long[] all = FaultContext.ids(runs, Mode.SNOWFLAKE, spec -> true);
         long duplicates = IdChecks.duplicates(all).count();
-        result.load = CLIENTS_PER_INSTANCE + " snowflake clients per process, " + LOAD.toSeconds() + " s per mode";
+        result.load = CLIENTS_PER_INSTANCE + " snowflake clients per process, "
+                + String.format(java.util.Locale.ROOT, "%,d", LOAD_IDS) + " IDs per mode once the second has started";
         result.fault = "two processes with one identity (leaf.snowflake.ip 127.0.0.1, leaf.snowflake.port "
                 + SHARED_PORT + ", server ports of their own) in the redis, mysql and zk_normal modes";
         result.idsChecked = all.length;
@@ -97,7 +99,7 @@ final class IdentityScenario {
             assertThat(log).as("%s: the second process's refusal", mode).contains("127.0.0.1:" + SHARED_PORT);
             outcomes.put(mode, "second process refused (exit " + exit + ")");
         }
-        FaultContext.hold(LOAD);
+        FaultContext.holdFor(load, LOAD_IDS);
         LoadSummary run = load.stop();
         for (ServerProcess server : List.of(first, second)) {
             if (server.isAlive()) {

@@ -32,7 +32,8 @@ final class PausedHolderScenario {
     private static final String SHARED_PORT = "18081";
     private static final String REPORT_INTERVAL = "500ms";
     /** Both processes under load after A continues. */
-    private static final Duration BOTH_LOADED = Duration.ofSeconds(Long.getLong("leaftest.paused-seconds", 5));
+    /** The IDs B issues while A, continued, is loaded beside it. */
+    private static final long BOTH_LOADED_IDS = Long.getLong("leaftest.paused-ids", 15_000);
 
     private PausedHolderScenario() {}
 
@@ -77,8 +78,9 @@ final class PausedHolderScenario {
 
         long[] all = idsOfModes.stream().flatMapToLong(Arrays::stream).toArray();
         long duplicates = IdChecks.duplicates(all).count();
-        result.load = CLIENTS_PER_INSTANCE + " snowflake clients per process; " + BOTH_LOADED.toSeconds()
-                + " s with both processes loaded after the paused one continued";
+        result.load = CLIENTS_PER_INSTANCE + " snowflake clients per process; "
+                + String.format(java.util.Locale.ROOT, "%,d", BOTH_LOADED_IDS)
+                + " IDs from B with both processes loaded after the paused one continued";
         result.fault = "process A stopped (SIGSTOP) past its lease, process B of the same identity (127.0.0.1:"
                 + SHARED_PORT + ") takes its worker id, A continued (SIGCONT) under load; mysql, zk_normal and redis "
                 + "(report interval " + REPORT_INTERVAL + "); and redis behind Sentinel with the master frozen"
@@ -112,7 +114,7 @@ final class PausedHolderScenario {
 
     /**
      * A started and loaded, stopped (or its registry frozen); after {@code takeoverAfter} B of the same
-     * identity started and loaded; A continued; both loaded for {@link #BOTH_LOADED}.
+     * identity started and loaded; A continued; both loaded until B gave {@link #BOTH_LOADED_IDS} IDs.
      */
     private static void pausedPair(FaultContext context, String mode, List<String> modeArguments,
             Freeze freeze, List<long[]> idsOfModes, Map<String, String> outcomes,
@@ -130,7 +132,7 @@ final class PausedHolderScenario {
         LoadRun firstLoad = LoadRun.start(clients(first));
         LoadRun secondLoad = null;
         try {
-            FaultContext.hold(Duration.ofSeconds(2));
+            FaultContext.holdFor(firstLoad, 10_000);
             firstLoad.phase("stopped");
             stop.run();
             FaultContext.hold(freeze.takeoverAfter());
@@ -139,7 +141,7 @@ final class PausedHolderScenario {
             FaultContext.hold(Duration.ofSeconds(1));
             firstLoad.phase("continued");
             resume.run();
-            FaultContext.hold(BOTH_LOADED);
+            FaultContext.holdFor(secondLoad, BOTH_LOADED_IDS);
         } finally {
             resume.run();
         }

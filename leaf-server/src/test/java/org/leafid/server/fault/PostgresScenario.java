@@ -26,7 +26,8 @@ final class PostgresScenario {
 
     static final int CLIENTS_PER_SERVER = 4;
     static final int APP = 244;
-    private static final Duration LOAD = Duration.ofSeconds(6);
+    /** The IDs of the load before the backends are ended and after PostgreSQL is back. */
+    private static final long LOAD_IDS = 25_000;
 
     private PostgresScenario() {}
 
@@ -61,7 +62,7 @@ final class PostgresScenario {
                 }
             }
             LoadRun load = LoadRun.start(specs);
-            FaultContext.hold(LOAD);
+            FaultContext.holdFor(load, LOAD_IDS);
 
             load.phase("backends-ended");
             for (int round = 0; round < 3; round++) {
@@ -83,7 +84,7 @@ final class PostgresScenario {
             }
             readyAgainMillis = (System.nanoTime() - backNanos) / 1_000_000;
             load.phase("after");
-            FaultContext.hold(LOAD);
+            FaultContext.holdFor(load, LOAD_IDS);
             run = load.stop();
             for (ServerProcess server : servers) {
                 server.stop();

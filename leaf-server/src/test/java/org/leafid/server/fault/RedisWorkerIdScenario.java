@@ -63,11 +63,11 @@ final class RedisWorkerIdScenario {
                 }
             }
             LoadRun load = LoadRun.start(specs);
-            FaultContext.hold(Duration.ofSeconds(3));
+            FaultContext.holdFor(load, 6_000);
 
             load.phase("instance killed");
             killed.kill();
-            FaultContext.hold(Duration.ofSeconds(2));
+            FaultContext.holdFor(load, 4_000);
 
             load.phaseAfterDrain("flushall", Duration.ofSeconds(10));
             LoadWatch flushStopped = load.watch(survivor.name(), Mode.SNOWFLAKE, outcome -> outcome.status() != 200);
@@ -79,7 +79,7 @@ final class RedisWorkerIdScenario {
             flusher.sync().flushall();
             long flushStopMillis = flushStopped.awaitMillis(Duration.ofSeconds(10), "refusal after the FLUSHALL");
             long flushBackMillis = flushBack.awaitMillis(RECOVERY_BOUND, "ID after the FLUSHALL");
-            FaultContext.hold(Duration.ofSeconds(2));
+            FaultContext.holdFor(load, 4_000);
 
             load.phaseAfterDrain("redis down", Duration.ofSeconds(10));
             long downAt = System.currentTimeMillis();
@@ -100,7 +100,7 @@ final class RedisWorkerIdScenario {
             killed.awaitReady(RECOVERY_BOUND);
             third.awaitReady(RECOVERY_BOUND);
             load.phase("all back");
-            FaultContext.hold(Duration.ofSeconds(3));
+            FaultContext.holdFor(load, 6_000);
             LoadSummary run = load.stop();
 
             long[] all = FaultContext.ids(List.of(run), Mode.SNOWFLAKE, spec -> true);

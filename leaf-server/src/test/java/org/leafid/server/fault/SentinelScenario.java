@@ -52,7 +52,7 @@ final class SentinelScenario {
                 }
             }
             LoadRun load = LoadRun.start(specs);
-            FaultContext.hold(Duration.ofSeconds(5));
+            FaultContext.holdFor(load, 15_000);
             load.phase("replica behind");
             redis.holdReplicaBehind();
             FaultContext.hold(Duration.ofMillis(300));
@@ -60,12 +60,12 @@ final class SentinelScenario {
             redis.killMaster();
             failoverMillis = redis.awaitFailover();
             load.phase("after");
-            FaultContext.hold(Duration.ofSeconds(6));
+            FaultContext.holdFor(load, 15_000);
             ServerProcess third = servers.get(2);
             third.start().awaitReady(Duration.ofSeconds(90));
             LoadRun thirdLoad = LoadRun.start(List.of(ClientSpec.shard(third.name(), third.port(), APP, 5),
                     new ClientSpec(third.name(), third.port(), null, false, 5)));
-            FaultContext.hold(Duration.ofSeconds(4));
+            FaultContext.holdFor(thirdLoad, 5_000);
             thirdRun = thirdLoad.stop();
             run = load.stop();
             for (ServerProcess server : servers) {

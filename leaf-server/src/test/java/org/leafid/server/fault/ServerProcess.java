@@ -41,6 +41,8 @@ final class ServerProcess {
     private final Path dataDir;
     private final Path log;
     private final Path jar;
+    /** JVM options of a start with {@code -jar}: the class cache of the jar (none: empty). */
+    private final List<String> jarOptions;
     private final List<String> arguments;
     private final Map<String, String> environment;
     private final HttpClient probe = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -50,13 +52,14 @@ final class ServerProcess {
     private Process process;
     private int starts;
 
-    ServerProcess(String name, int port, Path dataDir, Path log, Path jar, List<String> arguments,
-            Map<String, String> environment) {
+    ServerProcess(String name, int port, Path dataDir, Path log, Path jar, List<String> jarOptions,
+            List<String> arguments, Map<String, String> environment) {
         this.name = name;
         this.port = port;
         this.dataDir = dataDir;
         this.log = log;
         this.jar = jar;
+        this.jarOptions = List.copyOf(jarOptions);
         this.arguments = List.copyOf(arguments);
         this.environment = Map.copyOf(environment);
     }
@@ -95,6 +98,7 @@ final class ServerProcess {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
         if (addedClasses.isEmpty()) {
+            command.addAll(jarOptions); // a cache made of the jar alone: not for a class path with more ahead
             command.addAll(List.of("-jar", jar.toString()));
         } else {
             List<String> classPath = new ArrayList<>();

@@ -1,6 +1,7 @@
 package org.leafid.server.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +25,8 @@ import org.leafid.server.fault.LoadRun.Mode;
 final class ShardScenario {
 
     static final int CLIENTS = 8;
-    static final Duration LOAD = Duration.ofSeconds(Long.getLong("leaftest.shard-seconds", 20));
+    /** The IDs of the two-buffer load: more than the limited app has, so that its clients spend it. */
+    static final long LOAD_IDS = Long.getLong("leaftest.shard-ids", 25_000);
     /** App ids of the fault suite's own in its database's id_alloc. */
     static final int OPEN_APP = 241;
     static final int LIMITED_APP = 242;
@@ -54,7 +56,7 @@ final class ShardScenario {
                 }
             }
             LoadRun load = LoadRun.start(specs);
-            FaultContext.hold(LOAD);
+            FaultContext.holdFor(load, LOAD_IDS);
             run = load.stop();
             assertThat(redisKeys(redis.port(), "id.gen.idList_" + OPEN_APP + "_*"))
                     .as("the Redis-buffered server keeps the open app's indexes in their lists").isPositive();
@@ -110,13 +112,17 @@ final class ShardScenario {
             }
             LoadRun load = LoadRun.start(specs);
             load.phase("before");
-            FaultContext.hold(OUTAGE_PHASE);
+            FaultContext.holdFor(load, 15_000);
             load.phaseAfterDrain("redis down", Duration.ofSeconds(10));
             redis.kill();
             FaultContext.hold(OUTAGE_PHASE);
             load.phaseAfterDrain("redis back", Duration.ofSeconds(10));
             redis.restart();
-            FaultContext.hold(OUTAGE_PHASE.multipliedBy(2));
+            // The server goes back to Redis when it notices it again: the refilled lists are the sign,
+            // awaited as a condition, then the load is held on them.
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> redisKeys(redis.port(), "id.gen.idList_" + OUTAGE_APP + "_*") > 0);
+            FaultContext.holdFor(load, 15_000);
             run = load.stop();
             // The restarted Redis is empty (no persistence): lists in it now were refilled by the server.
             listsBack = redisKeys(redis.port(), "id.gen.idList_" + OUTAGE_APP + "_*");

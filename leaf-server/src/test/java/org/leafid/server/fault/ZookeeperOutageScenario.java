@@ -73,7 +73,7 @@ final class ZookeeperOutageScenario implements AutoCloseable {
             specs.add(new ClientSpec(recycle.name(), recycle.port(), null, true, 5));
         }
         LoadRun load = LoadRun.start(specs);
-        FaultContext.hold(Duration.ofSeconds(4));
+        FaultContext.holdFor(load, 20_000);
 
         // The worst moment for zk_normal: just before its next renewal, so that the renewal meets a
         // ZooKeeper that is going away before its client has noticed.
@@ -99,7 +99,7 @@ final class ZookeeperOutageScenario implements AutoCloseable {
         long recoveryMillis = back.awaitMillis(Duration.ofSeconds(60), "zk_recycle ID after the quorum came back");
         long normalRecoveryMillis = normalBack.awaitMillis(Duration.ofSeconds(60),
                 "zk_normal ID after the quorum came back");
-        FaultContext.hold(Duration.ofSeconds(3));
+        FaultContext.holdFor(load, 15_000);
         LoadSummary run = load.stop();
 
         normalIds = FaultContext.ids(List.of(run), Mode.SNOWFLAKE, spec -> spec.instance().equals(normal.name()));

@@ -42,7 +42,7 @@ final class ZookeeperPartitionScenario {
                 specs.add(new ClientSpec(server.name(), server.port(), null, true, 5));
             }
             LoadRun load = LoadRun.start(specs);
-            FaultContext.hold(Duration.ofSeconds(3));
+            FaultContext.holdFor(load, 20_000);
 
             load.phase("partitioned");
             refused = load.watch(null, Mode.SNOWFLAKE, outcome -> outcome.status() != 200);
@@ -50,7 +50,7 @@ final class ZookeeperPartitionScenario {
             FaultContext.hold(PARTITION);
             load.phase("healed");
             proxy.thaw();
-            FaultContext.hold(Duration.ofSeconds(8));
+            FaultContext.holdFor(load, 30_000); // after the heal: a server still refusing does not count
             run = load.stop();
             lastErrorMillis = load.lastErrorNanos(null, server.name()).stream()
                     .map(nanos -> (nanos - refused.sinceNanos()) / 1_000_000).findFirst().orElse(0);
