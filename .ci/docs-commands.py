@@ -37,7 +37,7 @@ ELSEWHERE = [
     (r"^docker compose |^curl localhost:808[12]/|^open http://localhost:3000",
      "Docker Compose needs a Docker engine; .ci/run validates docker-compose.yml (docker-compose config -q)"),
     (r"^\./mvnw -q -Dmaven\.test\.skip=true -pl leaf-bom,leaf-spring-boot-starter -am install$",
-     "builds the modules that .ci/run's ./mvnw -B verify builds and tests; install only copies the jars"),
+     ".ci/embedding-example.sh runs it, then builds and starts docs/embedding.md's application against what it installed"),
     (r"^\./mvnw -B verify -Pfault-suite$",
      "the full test command: .ci/run runs it before the docs' commands, and fails if it fails"),
     (r"^\./mvnw -B verify$",
@@ -227,7 +227,7 @@ def pg_server(work, env, database):
     """The PostgreSQL section's server, on the local PostgreSQL's scratch database."""
     return page_server(work, env, PG_PAGE, ["psql"] + PG.split() + ["-v", "ON_ERROR_STOP=1", "-d", database, "-c"],
                        {"leaf.jdbc.url": f"jdbc:postgresql://127.0.0.1:5432/{database}",
-                        "leaf.jdbc.username": "postgres", "leaf.jdbc.password": ""},
+                        "leaf.jdbc.username": database, "leaf.jdbc.password": "secret"},
                        section=PG_SECTION)
 
 
@@ -457,6 +457,8 @@ def main():
                 body, _, _ = command.partition(" #")
                 tool, _, rest = body.strip().partition(" ")
                 rest = re.sub(r"(^|-d )leaf\b", lambda m: m.group(1) + database, rest)
+                # The page's role `leaf` is a scratch role of the same name as the scratch database.
+                rest = re.sub(r"(ROLE |TO )leaf\b", lambda m: m.group(1) + database, rest)
                 extra = " -v ON_ERROR_STOP=1" if tool == "psql" else ""
                 out = subprocess.run(["bash", "-c", f"{tool} {PG}{extra} {rest}"], cwd=ROOT, capture_output=True,
                                      text=True, timeout=60)
@@ -495,6 +497,8 @@ def main():
         else:
             subprocess.run(MYSQL.split() + ["-e", "DROP USER IF EXISTS 'leaf'@'%'"], capture_output=True)
         subprocess.run(["dropdb"] + PG.split() + ["--if-exists", "--force", database], capture_output=True)
+        subprocess.run(["psql"] + PG.split() + ["-d", "postgres", "-c", f"DROP ROLE IF EXISTS {database}"],
+                       capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
     # The quick start keeps its data in ~/leaf: a server run as the pages say leaves no ./data in the work tree.
     report(os.path.exists(os.path.join(ROOT, "data")) == data_before, "README.md",

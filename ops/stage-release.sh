@@ -10,7 +10,8 @@
 #   - leaf-parent and leaf-bom: their poms;
 #   - leaf-core, leaf-client, leaf-jdbc, leaf-zookeeper, leaf-redis, leaf-spring-boot-starter and
 #     leaf-server: pom, jar, -sources.jar and -javadoc.jar;
-#   - leaf-server: its CycloneDX SBOM, -cyclonedx.json;
+#   - leaf-server: its CycloneDX SBOM, -cyclonedx.json, and the server as one archive,
+#     leaf-server-<version>.tar.gz and .zip (the jar, lib/, leaf.properties.example, the start script);
 #   - a .sha1 and .md5 beside each file, and, when MAVEN_GPG_KEY is set (an ASCII-armoured private
 #     key; MAVEN_GPG_PASSPHRASE its passphrase), a .asc signature beside each.
 # Not published: leaf-test-support, leaf-embedding-test, leaf-bench.
@@ -48,6 +49,8 @@ for module in leaf-core leaf-client leaf-jdbc leaf-zookeeper leaf-redis leaf-spr
     done
 done
 need "org/leafid/leaf-server/$version/leaf-server-$version-cyclonedx.json"
+need "org/leafid/leaf-server/$version/leaf-server-$version.tar.gz"
+need "org/leafid/leaf-server/$version/leaf-server-$version.zip"
 for module in leaf-test-support leaf-embedding-test leaf-bench; do
     [ ! -e "$base/$module" ] || fail "$module is staged, but it is not published"
 done
@@ -59,11 +62,11 @@ while IFS= read -r file; do
     need "$rel.sha1"
     need "$rel.md5"
     [ -z "${MAVEN_GPG_KEY:-}" ] || need "$rel.asc"
-done < <(find "$base" -type f \( -name '*.jar' -o -name '*.pom' -o -name '*.json' \) | sort)
+done < <(find "$base" -type f \( -name '*.jar' -o -name '*.pom' -o -name '*.json' -o -name '*.tar.gz' -o -name '*.zip' \) | sort)
 
 if [ ${#missing[@]} -gt 0 ]; then
     printf 'stage-release.sh: missing from the staged release: %s\n' "${missing[@]}" >&2
     exit 1
 fi
 echo "stage-release.sh: staged $version ($( [ -n "${MAVEN_GPG_KEY:-}" ] && echo signed || echo unsigned)):"
-(cd "$dir" && find org -type f \( -name '*.jar' -o -name '*.pom' -o -name '*.json' \) | sort | sed 's/^/  /')
+(cd "$dir" && find org -type f \( -name '*.jar' -o -name '*.pom' -o -name '*.json' -o -name '*.tar.gz' -o -name '*.zip' \) | sort | sed 's/^/  /')

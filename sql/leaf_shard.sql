@@ -2,8 +2,8 @@
 -- table, kept exactly as theirs so their databases work unchanged; nothing of ours goes in it).
 
 -- The fingerprint of leaf.shard.opaque-key per app, recorded on the first start that issues
--- opaque IDs for the app. A start with a key of another fingerprint is refused: the permutation
--- would change, and IDs already issued could be issued again. To rotate a key, move to a new app id.
+-- opaque IDs for the app. A server with a key of another fingerprint does not serve the app (503
+-- app-mode-conflict): the permutation would change, and IDs already issued could be issued again. To rotate a key, move to a new app id.
 CREATE TABLE IF NOT EXISTS `leaf_shard_key` (
   `app_id`      int           NOT NULL,
   `fingerprint` varchar(128)  NOT NULL,

@@ -1,5 +1,6 @@
 package org.leafid.autoconfigure.jdbc;
 
+import java.util.List;
 import org.leafid.autoconfigure.ConditionalOnLeafSwitch;
 import org.leafid.autoconfigure.LeafConfigurationException;
 import org.slf4j.Logger;
@@ -15,8 +16,9 @@ import org.springframework.core.env.Environment;
 /**
  * An application without leaf-jdbc (an optional dependency of the starter): segment mode, on by
  * default, and shard mode, on by default with the embedded database, are off unless their switch
- * asks for them, and a switch that asks stops the start naming the dependency to add, rather than
- * running without it.
+ * or a {@code leaf.jdbc} url asks for them, and one that asks stops the start naming the
+ * dependency to add, rather than running without it. A bean of segment mode the application
+ * injects is named the same way by {@link JdbcModuleMissingFailureAnalyzer}.
  */
 @AutoConfiguration
 @ConditionalOnMissingClass(LeafJdbcAutoConfiguration.MODULE_CLASS)
@@ -33,6 +35,12 @@ public class LeafJdbcMissingAutoConfiguration {
             return () -> {
                 if (environment.containsProperty("leaf.segment.enable")) {
                     throw missing("leaf.segment.enable", "is true");
+                }
+                // A database named for Leaf is as clear a wish for segment IDs as the switch.
+                for (String key : List.of("leaf.jdbc.url", "leaf.jdbc.stores[0].url")) {
+                    if (environment.containsProperty(key)) {
+                        throw missing(key, "is set");
+                    }
                 }
                 log.info("Segment mode is off: leaf-jdbc is not on the class path (add org.leafid:leaf-jdbc to "
                         + "issue segment IDs, or set leaf.segment.enable=false to say so)");
