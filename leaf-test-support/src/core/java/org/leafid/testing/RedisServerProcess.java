@@ -23,6 +23,8 @@ import org.awaitility.core.ConditionTimeoutException;
 public final class RedisServerProcess implements AutoCloseable {
 
     private static final Duration START_WAIT = Duration.ofSeconds(10);
+    /** A write acknowledged by a replica: SET's +OK, then WAIT's count of at least one. */
+    private static final java.util.regex.Pattern ACKNOWLEDGED = java.util.regex.Pattern.compile("^\\+OK\r\n:[1-9]");
 
     private final int port;
     private final Path log;
@@ -62,17 +64,18 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Until the replica holds the master's data set (its link is up) and the master counts it as
-     * online (a WAIT counts its acknowledgements): what is written after this reaches it as a
-     * replicated command, never inside the first sync's copy of the whole data set, which would
-     * carry what the master keeps out of replication.
+     * Until the replica holds the master's data set (its link is up) and acknowledges what the
+     * master writes now (a write, then WAIT, answered by a replica): what is written after this
+     * reaches it as a replicated command, never inside the first sync's copy of the whole data set,
+     * which would carry what the master keeps out of replication, and a WAIT counts it.
      */
     private void awaitFirstSync(int masterPort) {
         try {
             Awaitility.await("redis-server on port " + port + " synced with its master").atMost(START_WAIT)
-                    .pollInterval(Duration.ofMillis(20)).until(() -> send(port, "INFO replication\r\n")
+                    .pollInterval(Duration.ofMillis(50)).until(() -> send(port, "INFO replication\r\n")
                             .contains("master_link_status:up")
-                            && send(masterPort, "INFO replication\r\n").contains("state=online"));
+                            && ACKNOWLEDGED.matcher(send(masterPort, "SET leaf-test-sync 1\r\nWAIT 1 200\r\n"
+                                    + "DEL leaf-test-sync\r\n")).find());
         } catch (ConditionTimeoutException e) {
             throw new IllegalStateException("the replica on port " + port + " did not sync with its master within "
                     + START_WAIT, e);
@@ -140,21 +143,36 @@ public final class RedisServerProcess implements AutoCloseable {
         return send(port, "PING\r\n").startsWith("+PONG");
     }
 
-    /** An inline command's reply, as much as arrives within 500 ms; empty when nothing answers. */
-    private static String send(int port, String inlineCommand) {
+    /**
+     * The replies to inline commands, one line each (or INFO's bulk reply), as much as arrives until
+     * a read waits 500 ms; empty when nothing answers.
+     */
+    private static String send(int port, String inlineCommands) {
+        StringBuilder replies = new StringBuilder();
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
             socket.setSoTimeout(500);
             OutputStream out = socket.getOutputStream();
-            out.write(inlineCommand.getBytes(StandardCharsets.US_ASCII));
+            out.write(inlineCommands.getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
             byte[] buffer = new byte[8192];
-            int read = in.read(buffer);
-            return read <= 0 ? "" : new String(buffer, 0, read, StandardCharsets.US_ASCII);
+            int expected = inlineCommands.split("\r\n").length;
+            while (true) {
+                int read = in.read(buffer);
+                if (read <= 0) {
+                    break;
+                }
+                replies.append(new String(buffer, 0, read, StandardCharsets.US_ASCII));
+                // INFO's bulk reply comes whole in one read at its size; the others are a line each.
+                if (replies.charAt(0) == '$' || replies.toString().split("\r\n", -1).length > expected) {
+                    break;
+                }
+            }
         } catch (IOException notYet) {
-            return "";
+            // what arrived so far, or nothing
         }
+        return replies.toString();
     }
 
     @Override
