@@ -31,13 +31,14 @@ export PYTHONDONTWRITEBYTECODE=1
 export GOCACHE="$scratch/go-cache" GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local
 
 step() {
-    local name="$1"
+    local name="$1" started=$SECONDS
     shift
     log "$name"
     if ! "$@"; then
         log "FAILED: $name"
         status=1
     fi
+    log "$name: $((SECONDS - started)) s"
 }
 
 # Python: its tests, then the wheel as a release builds it (setuptools from Debian, nothing downloaded).
