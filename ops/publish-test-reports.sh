@@ -3,6 +3,7 @@
 # publishing with a commit:
 #   RELIABILITY.md     -> RELIABILITY.md       (the fault suite, after a run of all its scenarios)
 #   status-page.png    -> docs/status-page.png (StatusPageBrowserTest, the screenshot of docs/operations.md)
+#   openapi.json       -> docs/openapi.json    (OpenApiTest: the HTTP API's OpenAPI description, as the site links it)
 # Tests never write into the source tree themselves, so a test run leaves the work tree clean.
 # Run the tests first, e.g. `./mvnw -B verify -Pfault-suite` (the full fault suite writes RELIABILITY.md); then this script; then review and commit.
 set -euo pipefail
@@ -24,6 +25,7 @@ publish() {
 
 publish RELIABILITY.md RELIABILITY.md "a full run of the fault suite, ReliabilityFaultIT"
 publish status-page.png docs/status-page.png "StatusPageBrowserTest"
+publish openapi.json docs/openapi.json "OpenApiTest (the HTTP API's OpenAPI description, linked by the site)"
 
 if [ "$copied" -eq 0 ]; then
     echo "nothing to publish: run the tests first (./mvnw -B verify -Pfault-suite)" >&2

@@ -93,6 +93,25 @@ class OpenApiTest {
         assertThat(description.at("/components/schemas/Problem/properties").has("type")).isTrue();
     }
 
+    /**
+     * The description as the documentation site links it (docs/openapi.json): written to
+     * target/reports/openapi.json on every run, without its {@code servers} (this test's random
+     * port), and the published copy must be the same, so a change of the API that leaves the site's
+     * copy behind fails here. ops/publish-test-reports.sh publishes the new one.
+     */
+    @Test
+    void theSitesCopyOfTheDescriptionIsTheServedOne() throws Exception {
+        tools.jackson.databind.node.ObjectNode description =
+                (tools.jackson.databind.node.ObjectNode) JSON.readTree(get("/v3/api-docs").body());
+        description.remove("servers");
+        String served = JSON.writerWithDefaultPrettyPrinter().writeValueAsString(description) + "\n";
+        java.nio.file.Files.writeString(org.leafid.server.support.TestReports.file("openapi.json"), served);
+        java.nio.file.Path published = java.nio.file.Path.of("../docs/openapi.json");
+        assertThat(java.nio.file.Files.exists(published) ? java.nio.file.Files.readString(published) : "")
+                .as("docs/openapi.json is the served description: run ops/publish-test-reports.sh after this test")
+                .isEqualTo(served);
+    }
+
     /** The types come from {@link ProblemType}, which every handler answers from (ProblemTypeTest). */
     @Test
     void everyProblemTypeTheServerSendsIsDescribed() throws Exception {
