@@ -10,9 +10,11 @@ COMMAND is split like a shell would (no shell runs it), e.g.
     --client python="python3 -m leafid" --client go=clients/go/leafid-bin
 Exit 1 when any client fails any case; a table of every client and case is printed."""
 import argparse
+import concurrent.futures
 import os
 import shlex
 import subprocess
+import threading
 import sys
 import time
 
@@ -126,17 +128,27 @@ def main():
     parser.add_argument("--client", action="append", required=True, metavar="NAME=COMMAND")
     parser.add_argument("--case", action="append", help="only these cases (by name)")
     args = parser.parse_args()
-    failures = 0
-    for spec in args.client:
+    printing = threading.Lock()
+
+    def run_client(spec):
+        """One client's cases, one after another; the clients run side by side (each case has servers
+        of its own, and most of a case is waiting: on a request's deadline, on a dripping body)."""
         name, _, command = spec.partition("=")
+        failed = 0
         for case in cases():
             if args.case and case.name not in args.case:
                 continue
             started = time.monotonic()
             problem = run_case(shlex.split(command), case)
             verdict = "ok" if problem is None else f"FAILED: {problem}"
-            print(f"[conformance] {name:7} {case.name:22} {time.monotonic() - started:5.1f} s  {verdict}", flush=True)
-            failures += problem is not None
+            with printing:
+                print(f"[conformance] {name:7} {case.name:22} {time.monotonic() - started:5.1f} s  {verdict}",
+                      flush=True)
+            failed += problem is not None
+        return failed
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(args.client)) as pool:
+        failures = sum(pool.map(run_client, args.client))
     print(f"[conformance] {failures} failure(s)")
     return 1 if failures else 0
 
