@@ -6,6 +6,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.leafid.core.snowflake.SnowflakeLayout;
@@ -38,6 +42,50 @@ final class FaultContext {
                 "--leaf.snowflake.ip=127.0.0.1"));
         arguments.addAll(Arrays.asList(more));
         return arguments;
+    }
+
+    /** A part of a scenario that runs beside the others: one mode's pair of processes, say. */
+    @FunctionalInterface
+    interface Part<T> {
+        T run() throws Exception;
+    }
+
+    /**
+     * Runs independent parts of a scenario at once and returns their results in the parts' order.
+     * For parts that mostly wait on a clock of their own (a lease, a session, a takeover): one after
+     * another they would add those waits up. Waits for every part, then throws the first failure
+     * with the others attached, so no process or thread of a failed part outlives the scenario.
+     */
+    static <T> List<T> concurrently(List<Part<T>> parts) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(parts.size());
+        try {
+            List<Future<T>> futures = new ArrayList<>();
+            for (Part<T> part : parts) {
+                futures.add(threads.submit(part::run));
+            }
+            List<T> results = new ArrayList<>();
+            Throwable failure = null;
+            for (Future<T> future : futures) {
+                try {
+                    results.add(future.get());
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause();
+                    } else {
+                        failure.addSuppressed(e.getCause());
+                    }
+                }
+            }
+            if (failure instanceof Error error) {
+                throw error; // an assertion of a part: the scenario's failure as the part stated it
+            }
+            if (failure != null) {
+                throw (Exception) failure;
+            }
+            return results;
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     /** How long a load may take to give the IDs {@link #holdFor} waits for before the scenario fails. */

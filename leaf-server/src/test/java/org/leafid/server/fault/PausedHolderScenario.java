@@ -38,53 +38,33 @@ final class PausedHolderScenario {
     private PausedHolderScenario() {}
 
     static void run(FaultContext context, ScenarioResult result) throws Exception {
+        // The four modes' pairs run at once: each waits on a lease or session of its own registry
+        // (the database's table, a ZooKeeper, a Redis, a Sentinel group), and one after another
+        // those waits added up to two minutes. Their identities meet in no registry.
+        List<Pair> pairs = FaultContext.concurrently(List.of(
+                () -> mysqlPair(context), () -> zookeeperPair(context), () -> redisPair(context),
+                () -> sentinelPair(context)));
         List<long[]> idsOfModes = new ArrayList<>();
         Map<String, String> outcomes = new LinkedHashMap<>();
         Map<String, List<Integer>> workerIds = new LinkedHashMap<>();
-        // mysql: a holder silent for 10 report intervals (5 s) is taken over.
-        List<String> mysql = new ArrayList<>(List.of("--leaf.snowflake.mode=mysql"));
-        mysql.addAll(context.database.serverArguments(context.database.url()));
-        pausedPair(context, "mysql", mysql, Freeze.ofHolder(Duration.ofSeconds(6)), idsOfModes, outcomes, workerIds);
-        // zk_normal: B waits for A's live node, which goes when A's session expires (6 s, the test
-        // server's shortest) while A is stopped.
-        try (TestingServer zookeeper = new TestingServer(true)) {
-            pausedPair(context, "zk_normal", List.of("--leaf.snowflake.mode=zk_normal",
-                    "--leaf.snowflake.zk.address=" + zookeeper.getConnectString(),
-                    "--leaf.snowflake.zk.session-timeout=6s", "--leaf.snowflake.zk.connect-timeout=2s"),
-                    Freeze.ofHolder(Duration.ofSeconds(1)), idsOfModes, outcomes, workerIds);
-        }
-        // redis: B takes the address's sticky id once A's lease (11 s, the shortest allowed) ran out.
-        try (RedisServerProcess redis = RedisServerProcess.start()) {
-            pausedPair(context, "redis", List.of("--leaf.snowflake.mode=redis", "--leaf.snowflake.redis.lease=11s",
-                    "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + redis.port()),
-                    Freeze.ofHolder(Duration.ofSeconds(12)), idsOfModes, outcomes, workerIds);
-        }
-        // redis behind Sentinel: the master frozen past down-after (1 s) and the replica promoted; B
-        // starts once A's lease (11 s) ran out on the promoted one. A, never stopped, renews through
-        // the Sentinels: on the promoted master its lease may still be its own (then B waits, and gets
-        // another id), so the takeover is not asserted; a repeat is.
-        try (RedisSentinelGroup sentinel = RedisSentinelGroup.start()) {
-            Step freezeUntilPromoted = () -> {
-                sentinel.freezeMaster();
-                sentinel.awaitFailover();
-            };
-            Freeze master = new Freeze(freezeUntilPromoted, sentinel::thawMaster, Duration.ofSeconds(12), false,
-                    "master frozen");
-            pausedPair(context, "redis-sentinel", List.of("--leaf.snowflake.mode=redis",
-                    "--leaf.snowflake.redis.lease=11s",
-                    "--spring.data.redis.sentinel.master=" + RedisSentinelGroup.MASTER_NAME,
-                    "--spring.data.redis.sentinel.nodes=" + sentinel.nodes()), master, idsOfModes, outcomes, workerIds);
+        for (Pair pair : pairs) {
+            idsOfModes.add(pair.ids());
+            outcomes.put(pair.mode(), pair.outcome());
+            workerIds.put(pair.mode(), FaultContext.workerIds(pair.ids()));
         }
 
+        // Each mode is a fleet of its own (a leaf.name, a registry), and at once two fleets may both
+        // hold worker id 0: a repeat is one within a mode's pair.
         long[] all = idsOfModes.stream().flatMapToLong(Arrays::stream).toArray();
-        long duplicates = IdChecks.duplicates(all).count();
+        long duplicates = idsOfModes.stream().mapToLong(ids -> IdChecks.duplicates(ids).count()).sum();
         result.load = CLIENTS_PER_INSTANCE + " snowflake clients per process; "
                 + String.format(java.util.Locale.ROOT, "%,d", BOTH_LOADED_IDS)
                 + " IDs from B with both processes loaded after the paused one continued";
         result.fault = "process A stopped (SIGSTOP) past its lease, process B of the same identity (127.0.0.1:"
                 + SHARED_PORT + ") takes its worker id, A continued (SIGCONT) under load; mysql, zk_normal and redis "
                 + "(report interval " + REPORT_INTERVAL + "); and redis behind Sentinel with the master frozen"
-                + " (SIGSTOP) past down-after instead of A, the replica promoted, the old master let go on";
+                + " (SIGSTOP) past down-after instead of A, the replica promoted, the old master let go on;"
+                + " the four modes at once";
         result.idsChecked = all.length;
         result.duplicates = duplicates;
         result.errors = "A's refusals (503 worker-id-unavailable) and timeouts while stopped expected";
@@ -93,6 +73,59 @@ final class PausedHolderScenario {
 
         assertThat(duplicates).as("duplicate IDs").isZero();
     }
+
+    /** mysql: a holder silent for 10 report intervals (5 s) is taken over. */
+    private static Pair mysqlPair(FaultContext context) throws Exception {
+        List<String> mysql = new ArrayList<>(List.of("--leaf.snowflake.mode=mysql"));
+        mysql.addAll(context.database.serverArguments(context.database.url()));
+        return pausedPair(context, "mysql", mysql, Freeze.ofHolder(Duration.ofSeconds(6)));
+    }
+
+    /**
+     * zk_normal: B waits for A's live node, which goes when A's session expires (6 s, the test
+     * server's shortest) while A is stopped.
+     */
+    private static Pair zookeeperPair(FaultContext context) throws Exception {
+        try (TestingServer zookeeper = new TestingServer(true)) {
+            return pausedPair(context, "zk_normal", List.of("--leaf.snowflake.mode=zk_normal",
+                    "--leaf.snowflake.zk.address=" + zookeeper.getConnectString(),
+                    "--leaf.snowflake.zk.session-timeout=6s", "--leaf.snowflake.zk.connect-timeout=2s"),
+                    Freeze.ofHolder(Duration.ofSeconds(1)));
+        }
+    }
+
+    /** redis: B takes the address's sticky id once A's lease (11 s, the shortest allowed) ran out. */
+    private static Pair redisPair(FaultContext context) throws Exception {
+        try (RedisServerProcess redis = RedisServerProcess.start()) {
+            return pausedPair(context, "redis", List.of("--leaf.snowflake.mode=redis",
+                    "--leaf.snowflake.redis.lease=11s", "--spring.data.redis.host=127.0.0.1",
+                    "--spring.data.redis.port=" + redis.port()), Freeze.ofHolder(Duration.ofSeconds(12)));
+        }
+    }
+
+    /**
+     * redis behind Sentinel: the master frozen past down-after (1 s) and the replica promoted; B
+     * starts once A's lease (11 s) ran out on the promoted one. A, never stopped, renews through the
+     * Sentinels: on the promoted master its lease may still be its own (then B waits, and gets
+     * another id), so the takeover is not asserted; a repeat is.
+     */
+    private static Pair sentinelPair(FaultContext context) throws Exception {
+        try (RedisSentinelGroup sentinel = RedisSentinelGroup.start()) {
+            Step freezeUntilPromoted = () -> {
+                sentinel.freezeMaster();
+                sentinel.awaitFailover();
+            };
+            Freeze master = new Freeze(freezeUntilPromoted, sentinel::thawMaster, Duration.ofSeconds(12), false,
+                    "master frozen");
+            return pausedPair(context, "redis-sentinel", List.of("--leaf.snowflake.mode=redis",
+                    "--leaf.snowflake.redis.lease=11s",
+                    "--spring.data.redis.sentinel.master=" + RedisSentinelGroup.MASTER_NAME,
+                    "--spring.data.redis.sentinel.nodes=" + sentinel.nodes()), master);
+        }
+    }
+
+    /** One mode's pair: every snowflake ID of A and B, and how it went. */
+    private record Pair(String mode, long[] ids, String outcome) {}
 
     /** What cuts A off from its registry, and lets it go on. */
     private interface Step {
@@ -116,9 +149,8 @@ final class PausedHolderScenario {
      * A started and loaded, stopped (or its registry frozen); after {@code takeoverAfter} B of the same
      * identity started and loaded; A continued; both loaded until B gave {@link #BOTH_LOADED_IDS} IDs.
      */
-    private static void pausedPair(FaultContext context, String mode, List<String> modeArguments,
-            Freeze freeze, List<long[]> idsOfModes, Map<String, String> outcomes,
-            Map<String, List<Integer>> workerIds) throws Exception {
+    private static Pair pausedPair(FaultContext context, String mode, List<String> modeArguments, Freeze freeze)
+            throws Exception {
         List<String> arguments = context.baseArguments("paused-" + mode, "--leaf.segment.enable=false",
                 "--leaf.snowflake.port=" + SHARED_PORT, "--leaf.snowflake.report-interval=" + REPORT_INTERVAL);
         arguments.addAll(modeArguments);
@@ -155,12 +187,10 @@ final class PausedHolderScenario {
         long[] both = new long[firstIds.length + secondIds.length];
         System.arraycopy(firstIds, 0, both, 0, firstIds.length);
         System.arraycopy(secondIds, 0, both, firstIds.length, secondIds.length);
-        idsOfModes.add(both);
-        workerIds.put(mode, FaultContext.workerIds(both));
         long afterContinuing = firstRun.ids("continued", Mode.SNOWFLAKE, first.name());
-        outcomes.put(mode, String.format("%s: A %,d IDs, %,d of them after it continued; B %,d IDs; A's errors %s; "
+        String outcome = String.format("%s: A %,d IDs, %,d of them after it continued; B %,d IDs; A's errors %s; "
                 + "duplicates %d", freeze.what(), firstIds.length, afterContinuing, secondIds.length,
-                ScenarioResult.errors(firstRun.errorsOf(first.name())), IdChecks.duplicates(both).count()));
+                ScenarioResult.errors(firstRun.errorsOf(first.name())), IdChecks.duplicates(both).count());
         assertThat(secondIds).as("%s: B issued", mode).isNotEmpty();
         assertThat(IdChecks.duplicates(both).count()).as("%s: IDs issued by both", mode).isZero();
         if (freeze.takeoverCertain()) {
@@ -170,6 +200,7 @@ final class PausedHolderScenario {
             assertThat(second.logLines("Refused a snowflake ID")).as("%s: B refused nothing", mode).isZero();
             assertThat(first.logText()).as("%s: A found its id lost", mode).contains("Worker id lost");
         }
+        return new Pair(mode, both, outcome);
     }
 
     private static List<ClientSpec> clients(ServerProcess server) {

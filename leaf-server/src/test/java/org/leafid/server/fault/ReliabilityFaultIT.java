@@ -298,7 +298,7 @@ class ReliabilityFaultIT {
             scenarios(new Named("Several stores: two of three killed in turn, then back", stores::killTwo),
                     new Named("Several stores: one stalled (SIGSTOP) 20 s", stores::stall),
                     new Named("Several stores: one cut off by a TCP proxy", stores::cutOff),
-                    new Named("Several stores: one restored from a dump taken 30 s earlier", stores::restore),
+                    new Named("Several stores: one restored from a dump taken 250,000 IDs earlier", stores::restore),
                     new Named("Several stores: one added under load", stores::add),
                     new Named("Several stores: one retired under load", stores::retire));
         } finally {

@@ -29,7 +29,7 @@ import org.leafid.testing.jdbc.TestDatabase;
  * Leaf servers under load, the first store reached through a TCP proxy, the fleet's witness in
  * Redis. Each stage is a scenario of its own, on the same stores and servers: two stores killed in
  * turn and started again, one stalled with SIGSTOP, one cut off, one added and one retired by the
- * admin API, one restored from a dump taken 30 s earlier. (A server with the stores reordered is
+ * admin API, one restored from a dump taken 250,000 IDs earlier. (A server with the stores reordered is
  * refused at start: SeveralStoresServerTest proves that in the JVM, without a process.) Every ID of every stage is collected; none may repeat, within a stage or across them.
  */
 final class SeveralStoresScenario implements AutoCloseable {
@@ -189,17 +189,26 @@ final class SeveralStoresScenario implements AutoCloseable {
     }
 
     /**
-     * Store 0's {@code leaf_alloc} and {@code leaf_high_water} as they were 30 s earlier (what a dump
-     * loaded back writes), under load: the fleet's witness carries every server past what was served.
+     * Store 0's {@code leaf_alloc} and {@code leaf_high_water} as they were {@link #IDS_WANTED} IDs and
+     * more earlier (what a dump loaded back writes), under load: the fleet's witness carries every
+     * server past what was served. The dump is behind by a count of IDs, not a time: on any machine
+     * store 0 has reserved blocks since, which the test asserts before it loads the dump back.
      */
     void restore(ScenarioResult result) throws Exception {
         List<Object[]> allocDump = dump(stores.get(0), "SELECT biz_tag, max_id FROM leaf_alloc");
         List<Object[]> markDump = dump(stores.get(0), "SELECT name, high FROM leaf_high_water");
-        long dumpedAt = System.nanoTime();
-        stage(result, "store 0's leaf_alloc and leaf_high_water loaded back from a dump taken 30 s earlier, under"
+        long dumpedMaxId = allocDump.stream().filter(row -> tag.equals(row[0])).mapToLong(row -> (Long) row[1])
+                .findFirst().orElseThrow();
+        stage(result, "store 0's leaf_alloc and leaf_high_water loaded back from a dump taken "
+                + String.format(java.util.Locale.ROOT, "%,d", IDS_WANTED + IDS_WANTED / 4) + " IDs earlier, under"
                 + " load, the fleet's witness in Redis", load -> {
-                    FaultContext.hold(Duration.ofNanos(Math.max(0, Duration.ofSeconds(30).toNanos()
-                            - (System.nanoTime() - dumpedAt))));
+                    FaultContext.holdFor(load, IDS_WANTED);
+                    long maxIdNow = dump(stores.get(0), "SELECT biz_tag, max_id FROM leaf_alloc").stream()
+                            .filter(row -> tag.equals(row[0])).mapToLong(row -> (Long) row[1]).findFirst()
+                            .orElseThrow();
+                    result.note("Store 0's max_id of the tag: %,d in the dump, %,d when it was loaded back.",
+                            dumpedMaxId, maxIdNow);
+                    assertThat(maxIdNow).as("store 0 reserved blocks after the dump").isGreaterThan(dumpedMaxId);
                     load.phase("restored");
                     load(stores.get(0), "UPDATE leaf_alloc SET max_id = ? WHERE biz_tag = ?", allocDump);
                     load(stores.get(0), "UPDATE leaf_high_water SET high = ? WHERE name = ?", markDump);
