@@ -29,6 +29,11 @@ final class FaultContext {
         this.database = database;
     }
 
+    /** The same run for one scenario (or one group of scenarios): its servers in a {@link Fleet#scope()}. */
+    FaultContext scope() {
+        return new FaultContext(runId, fleet.scope(), database);
+    }
+
     /** A tag no other run uses, inserted with the given first ID and step. */
     String newTag(String scenario, long maxId, int step) {
         String tag = "fault-" + runId + "-" + scenario;

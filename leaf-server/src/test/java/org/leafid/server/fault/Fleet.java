@@ -17,7 +17,9 @@ import java.util.stream.Stream;
 /**
  * The server processes of one suite run: where the jar and the logs are, free ports, a data
  * directory each, and a kill of every process at the end, also when the test JVM itself is
- * stopped (a shutdown hook), so no server outlives the run.
+ * stopped (a shutdown hook), so no server outlives the run. A scenario works on a {@link #scope()}
+ * of the run's fleet, so that the kill at its end leaves the servers of a scenario running beside
+ * it alone.
  */
 final class Fleet implements AutoCloseable {
 
@@ -28,9 +30,12 @@ final class Fleet implements AutoCloseable {
     /** The JVM options that start a server from the class cache ops/start-cache.sh made of the jar. */
     private final List<String> startCache;
     private final List<ServerProcess> processes = new ArrayList<>();
+    /** The run's fleet, which kills every process at its end; null for the run's fleet itself. */
+    private final Fleet run;
     private final Thread killer = new Thread(this::killAll, "fault-fleet-killer");
 
     Fleet(String runId) throws IOException {
+        this.run = null;
         this.runId = runId;
         this.jar = Path.of(System.getProperty("leaftest.server-jar", "target/leaf-server.jar")).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
@@ -42,6 +47,23 @@ final class Fleet implements AutoCloseable {
         this.dataRoot = Files.createTempDirectory("leaf-fault-" + runId + "-");
         this.startCache = startCache(jar, logs);
         Runtime.getRuntime().addShutdownHook(killer);
+    }
+
+    private Fleet(Fleet run) {
+        this.run = run;
+        this.runId = run.runId;
+        this.jar = run.jar;
+        this.logs = run.logs;
+        this.dataRoot = run.dataRoot;
+        this.startCache = run.startCache;
+    }
+
+    /**
+     * The same fleet for one scenario: its servers are also the run's (killed at the run's end), but
+     * {@link #killAllExcept} of the scope kills only the ones started through it.
+     */
+    Fleet scope() {
+        return new Fleet(run == null ? this : run);
     }
 
     Path logs() {
@@ -59,6 +81,9 @@ final class Fleet implements AutoCloseable {
         ServerProcess server = new ServerProcess(name, port, dataDir, logs.resolve(runId + "-" + name + ".log"), jar,
                 startCache, arguments, environment);
         processes.add(server);
+        if (run != null) {
+            run.adopt(server);
+        }
         return server;
     }
 
@@ -75,9 +100,27 @@ final class Fleet implements AutoCloseable {
      * about 40 server JVMs, and each loads the same classes.
      */
     private static List<String> startCache(Path jar, Path logs) throws IOException {
+        // The suites of one test JVM (ReliabilityFaultIT and LeafClientIT run side by side) share one
+        // cache: the first makes it, the others find it made after the jar and read its options.
+        synchronized (Fleet.class) {
+            Path output = logs.resolve("start-cache.out");
+            if (!Files.isRegularFile(output)
+                    || Files.getLastModifiedTime(output).compareTo(Files.getLastModifiedTime(jar)) < 0) {
+                makeStartCache(jar, output);
+            }
+            List<String> lines = Files.readAllLines(output);
+            List<String> words = Arrays.asList(lines.get(lines.size() - 1).trim().split(" "));
+            int jarAt = words.indexOf("-jar");
+            if (jarAt < 1) {
+                throw new IllegalStateException("ops/start-cache.sh printed no start command: " + lines);
+            }
+            return List.copyOf(words.subList(1, jarAt));
+        }
+    }
+
+    private static void makeStartCache(Path jar, Path output) throws IOException {
         Path script = Path.of("..", "ops", "start-cache.sh").toAbsolutePath().normalize();
         Path javaCommand = Path.of(System.getProperty("java.home"), "bin", "java");
-        Path output = logs.resolve("start-cache.out");
         Process process = new ProcessBuilder(script.toString(), jar.toString(),
                 jar.resolveSibling("fault-start-cache").toString(), javaCommand.toString())
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
@@ -90,13 +133,10 @@ final class Fleet implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while ops/start-cache.sh made the class cache", e);
         }
-        List<String> lines = Files.readAllLines(output);
-        List<String> words = Arrays.asList(lines.get(lines.size() - 1).trim().split(" "));
-        int jarAt = words.indexOf("-jar");
-        if (jarAt < 1) {
-            throw new IllegalStateException("ops/start-cache.sh printed no start command: " + lines);
-        }
-        return List.copyOf(words.subList(1, jarAt));
+    }
+
+    private synchronized void adopt(ServerProcess server) {
+        processes.add(server);
     }
 
     static int freePort() {
@@ -110,6 +150,9 @@ final class Fleet implements AutoCloseable {
     /** Kills every process and removes the data directories (the logs stay in target/fault-logs). */
     @Override
     public void close() {
+        if (run != null) {
+            throw new IllegalStateException("a scope is closed with the run's fleet");
+        }
         killAll();
         try {
             Runtime.getRuntime().removeShutdownHook(killer);

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.leafid.client.IdSource;
 import org.leafid.client.LeafClient;
 import org.leafid.client.LeafInvalidInputException;
@@ -40,6 +42,8 @@ import org.leafid.testing.jdbc.TestDatabase;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @FullFaultSuite
+@Execution(ExecutionMode.CONCURRENT) // whole, in the fault suite's second lane
+@ReliabilityFaultIT.SecondLane
 class LeafClientIT {
 
     private static final int APP = 201;

@@ -23,9 +23,11 @@ final class ReliabilityReport {
                 .append("`leaf-server/target/reports/` at the end of every full run, failures included, and ")
                 .append("`ops/publish-test-reports.sh` copies it here; the numbers are measured, not edited. ")
                 .append("Each scenario starts real server ")
-                .append("processes (`java -Xmx256m -jar leaf-server/target/leaf-server.jar`) on 127.0.0.1, loads them ")
+                .append("processes (`java -Xmx256m ").append(String.join(" ", ServerProcess.SHORT_LIVED))
+                .append(" -jar leaf-server/target/leaf-server.jar`) on 127.0.0.1, loads them ")
                 .append("from concurrent HTTP clients in the test JVM, breaks something, and checks every ID issued ")
-                .append("(sorted, scanned for duplicates). Server logs of the run: `leaf-server/target/fault-logs/`.\n\n");
+                .append("(sorted, scanned for duplicates). Scenarios run in two lanes at once, so a scenario's load ")
+                .append("shares the machine with another's. Server logs of the run: `leaf-server/target/fault-logs/`.\n\n");
         md.append("- Date: ").append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append('\n')
                 .append("- Machine: ").append(Machine.describe()).append('\n')
                 .append("- JDK: ").append(System.getProperty("java.vm.name")).append(' ')

@@ -13,6 +13,9 @@ import java.util.stream.Collectors;
 final class ScenarioResult {
 
     final String name;
+    /** The scenario method's order in the suite, and when it started: the report's order. */
+    final int order;
+    final long startedNanos;
     String load = "—";
     String fault = "—";
     long idsChecked;
@@ -25,8 +28,18 @@ final class ScenarioResult {
     /** Null when every check passed. */
     String failure;
 
-    ScenarioResult(String name) {
+    ScenarioResult(String name, int order, long startedNanos) {
         this.name = name;
+        this.order = order;
+        this.startedNanos = startedNanos;
+    }
+
+    /** The results in the suite's order: by method order, then (in a group) as they started. */
+    static List<ScenarioResult> inOrder(List<ScenarioResult> results) {
+        synchronized (results) {
+            return results.stream().sorted(java.util.Comparator.comparingInt((ScenarioResult r) -> r.order)
+                    .thenComparingLong(r -> r.startedNanos)).toList();
+        }
     }
 
     void note(String format, Object... arguments) {

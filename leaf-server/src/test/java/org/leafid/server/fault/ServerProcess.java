@@ -23,13 +23,19 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.leafid.testing.ProcessSignals;
 
 /**
- * One real server: {@code java -Xmx256m -jar leaf-server.jar} (lib/ beside it) on 127.0.0.1, with its own port,
+ * One real server: {@code java -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar leaf-server.jar} (lib/ beside it) on 127.0.0.1, with its own port,
  * data directory and log file. It can be killed ({@code kill -9}) and started again on the same
  * port and data directory; each start appends to the same log.
  */
 final class ServerProcess {
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * A suite server lives for seconds: the C1 compiler alone and the serial collector spend less CPU on
+     * so short a life than C2's compilations and G1's threads, and the suite's two lanes share 2 cores.
+     * Neither changes what the server issues.
+     */
+    static final List<String> SHORT_LIVED = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
     /** The jar's Main-Class, named when other classes come ahead of the jar on the class path. */
     private static final String MAIN_CLASS = "org.leafid.server.LeafServerApplication";
     /** Environment prefixes that would configure the child from the test JVM's environment. */
@@ -97,6 +103,7 @@ final class ServerProcess {
         }
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+        command.addAll(SHORT_LIVED);
         if (addedClasses.isEmpty()) {
             command.addAll(jarOptions); // a cache made of the jar alone: not for a class path with more ahead
             command.addAll(List.of("-jar", jar.toString()));
