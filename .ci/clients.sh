@@ -41,19 +41,33 @@ step() {
     log "$name: $((SECONDS - started)) s"
 }
 
-# Python: its tests, then the wheel as a release builds it (setuptools from Debian, nothing downloaded).
-step "python: unittest" bash -c 'cd clients/python && python3 -m unittest discover -s tests -v'
-step "python: wheel" /usr/bin/python3 -m build --no-isolation --wheel --outdir "$scratch/python-dist" clients/python
-rm -rf clients/python/build clients/python/*.egg-info
-
-# Go: vet, the tests, and the command built once for the conformance suite.
-step "go: vet" bash -c 'cd clients/go && go vet ./...'
-step "go: test" bash -c 'cd clients/go && go test -count=1 -timeout 600s ./...'
-step "go: build leafid" bash -c "cd clients/go && go build -o '$scratch/leafid-go' ./cmd/leafid"
-
-# Node: the tests and the package.
-step "node: test" bash -c 'cd clients/node && node --test test/'
-step "node: npm pack" bash -c "cd clients/node && npm pack --silent --pack-destination '$scratch' >/dev/null && ls '$scratch'/leafid-*.tgz"
+# Python, Go and Node side by side (their tests wait on servers more than they compute), each into a
+# log of its own, printed whole in this order once all three have ended; the conformance suite after.
+# shellcheck disable=SC2317 # called as "${language}_steps" below
+python_steps() { # its tests, then the wheel as a release builds it (setuptools from Debian, nothing downloaded)
+    step "python: unittest" bash -c 'cd clients/python && python3 -m unittest discover -s tests -v'
+    step "python: wheel" /usr/bin/python3 -m build --no-isolation --wheel --outdir "$scratch/python-dist" clients/python
+    rm -rf clients/python/build clients/python/*.egg-info
+}
+# shellcheck disable=SC2317 # called as "${language}_steps" below
+go_steps() { # vet, the tests, and the command built once for the conformance suite
+    step "go: vet" bash -c 'cd clients/go && go vet ./...'
+    step "go: test" bash -c 'cd clients/go && go test -count=1 -timeout 600s ./...'
+    step "go: build leafid" bash -c "cd clients/go && go build -o '$scratch/leafid-go' ./cmd/leafid"
+}
+# shellcheck disable=SC2317 # called as "${language}_steps" below
+node_steps() { # the tests and the package
+    step "node: test" bash -c 'cd clients/node && node --test test/'
+    step "node: npm pack" bash -c "cd clients/node && npm pack --silent --pack-destination '$scratch' >/dev/null && ls '$scratch'/leafid-*.tgz"
+}
+for language in python go node; do
+    ("${language}_steps" > "$scratch/$language.log" 2>&1; echo "$status" > "$scratch/$language.status") &
+done
+wait
+for language in python go node; do
+    cat "$scratch/$language.log"
+    [ "$(cat "$scratch/$language.status" 2>/dev/null)" = 0 ] || { log "FAILED: $language"; status=1; }
+done
 
 # Java: leaf-client behind the same command line (a test-side driver), with its test classpath.
 step "java: classpath" ./mvnw -B -q -o dependency:build-classpath -pl leaf-client \
