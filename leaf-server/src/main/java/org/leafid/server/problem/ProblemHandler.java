@@ -237,7 +237,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         refusals.error("timestamp-out-of-range", masked("Refused a snowflake ID: " + e.getMessage()
                 + "; check the clock and leaf.snowflake.twepoch"));
         return problem(request, ProblemType.TIMESTAMP_OUT_OF_RANGE,
-                "The clock is outside the 41-bit range after leaf.snowflake.twepoch", 0);
+                "The clock is outside the time field of the snowflake layout after leaf.snowflake.twepoch", 0);
     }
 
     @ExceptionHandler(LeafInterruptedException.class)
