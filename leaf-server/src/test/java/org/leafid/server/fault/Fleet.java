@@ -1,7 +1,6 @@
 package org.leafid.server.fault;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -30,6 +29,11 @@ final class Fleet implements AutoCloseable {
     /** The JVM options that start a server from the class cache ops/start-cache.sh made of the jar. */
     private final List<String> startCache;
     private final List<ServerProcess> processes = new ArrayList<>();
+    /** The server ports handed out in the run (the run's fleet keeps them; a scope asks it). */
+    private final java.util.Set<Integer> handedOut = new java.util.HashSet<>();
+    private final java.util.Random random = new java.util.Random();
+    private static final int FIRST_PORT = 20_000;
+    private static final int LAST_PORT = 32_000;
     /** The run's fleet, which kills every process at its end; null for the run's fleet itself. */
     private final Fleet run;
     private final Thread killer = new Thread(this::killAll, "fault-fleet-killer");
@@ -139,11 +143,32 @@ final class Fleet implements AutoCloseable {
         processes.add(server);
     }
 
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /**
+     * A port for a server of the run: below Linux's ephemeral range (32768 and up), where neither an
+     * outgoing connection's local port nor a bind to port 0 (the databases, Redis and ZooKeeper the
+     * scenarios start) can take it between this check and the server's start, and never one handed out
+     * before in the run, so that two lanes starting servers at once cannot meet on one.
+     */
+    private int freePort() {
+        if (run != null) {
+            return run.freePort();
+        }
+        synchronized (handedOut) {
+            for (int attempt = 0; attempt < 1_000; attempt++) {
+                int port = FIRST_PORT + random.nextInt(LAST_PORT - FIRST_PORT);
+                if (handedOut.add(port) && bindable(port)) {
+                    return port;
+                }
+            }
+        }
+        throw new IllegalStateException("no free port in " + FIRST_PORT + ".." + LAST_PORT + " after 1,000 tries");
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException inUse) {
+            return false;
         }
     }
 

@@ -197,7 +197,11 @@ final class PausedHolderScenario {
             // B took A's id (else the scenario proves nothing); A may issue again only under another id (redis).
             assertThat(FaultContext.workerIds(firstIds)).as("%s: B's worker id was A's", mode)
                     .containsAll(FaultContext.workerIds(secondIds));
-            assertThat(second.logLines("Refused a snowflake ID")).as("%s: B refused nothing", mode).isZero();
+            // B refuses nothing for holding A's id; it may refuse, as any holder must, while its own lease
+            // goes unconfirmed past its window (a CPU-starved renewal on a loaded machine).
+            assertThat(second.logLines("Refused a snowflake ID") - second.logLines(
+                    "Refused a snowflake ID: The lease of worker id")).as("%s: B refused nothing but for its own lease",
+                    mode).isZero();
             assertThat(first.logText()).as("%s: A found its id lost", mode).contains("Worker id lost");
         }
         return new Pair(mode, both, outcome);
