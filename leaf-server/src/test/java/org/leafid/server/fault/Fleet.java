@@ -36,10 +36,12 @@ final class Fleet implements AutoCloseable {
     private static final int LAST_PORT = 32_000;
     /** The run's fleet, which kills every process at its end; null for the run's fleet itself. */
     private final Fleet run;
-    private final Thread killer = new Thread(this::killAll, "fault-fleet-killer");
+    /** The run's shutdown hook; null for a scope, which the run's hook covers. */
+    private final Thread killer;
 
     Fleet(String runId) throws IOException {
         this.run = null;
+        this.killer = new Thread(this::killAll, "fault-fleet-killer");
         this.runId = runId;
         this.jar = Path.of(System.getProperty("leaftest.server-jar", "target/leaf-server.jar")).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
@@ -55,6 +57,7 @@ final class Fleet implements AutoCloseable {
 
     private Fleet(Fleet run) {
         this.run = run;
+        this.killer = null;
         this.runId = run.runId;
         this.jar = run.jar;
         this.logs = run.logs;
